@@ -1,0 +1,3 @@
+from saikoro.cli.main import main
+
+main()

@@ -1,0 +1,1 @@
+"""Command-line front end (Typer). Each sub-command lives in its own module with ``register(app)``."""

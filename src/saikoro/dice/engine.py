@@ -1,0 +1,104 @@
+"""The command pipeline: normalize → system-specific command → common commands → result.
+
+Common commands live in ``saikoro.dice.commands``, one module each, in BCDice's
+order. Each module exposes
+
+- ``PREFIX_PATTERN: str`` — the regex source of the start of its commands (used to
+  build every system's ``command_pattern``), and
+- ``evaluate(text, system, randomizer) -> RollResult | None`` — ``text`` is the
+  normalized input *with* its comment (Choice needs the words after spaces); the
+  module handles the ``S`` prefix, its own syntax and the comment, and returns None
+  when the text is not its command.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+from saikoro.dice.normalize import normalize
+from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.result import RollResult
+
+if TYPE_CHECKING:
+    from saikoro.systems.base import GameSystem
+
+#: The common commands in the order BCDice tries them.
+COMMON_COMMANDS: tuple[str, ...] = (
+    "add_dice",
+    "barabara_dice",
+    "tally_dice",
+    "calc",
+    "choice",
+    "d66_dice",
+    "repeat",
+    "reroll_dice",
+    "upper_dice",
+)
+
+_modules: list[ModuleType] = []
+
+
+def common_command_modules() -> list[ModuleType]:
+    if not _modules:
+        _modules.extend(
+            importlib.import_module(f"saikoro.dice.commands.{name}") for name in COMMON_COMMANDS
+        )
+    return _modules
+
+
+def _prefix_patterns() -> tuple[str, ...]:
+    return tuple(m.PREFIX_PATTERN for m in common_command_modules())
+
+
+def __getattr__(name: str) -> object:
+    if name == "COMMON_PREFIX_PATTERNS":
+        return _prefix_patterns()
+    raise AttributeError(name)
+
+
+def eval_specific(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+    """The system's own command, with BCDice's ``S`` prefix handling (as ``dice_command``)."""
+    pattern = system.prefixes_pattern
+    if pattern is None:
+        return None
+    match = pattern.match(text)
+    if match is None:
+        return None
+    secret = match.group(1) is not None
+    command = text[1:] if secret else text
+    command = command.split(None, 1)[0] if command.strip() else command
+    result = system.eval_specific(command.upper(), randomizer)
+    if result is not None:
+        result.secret = result.secret or secret
+    return result
+
+
+def evaluate_normalized(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+    """Evaluate already-normalized text once (Repeat calls this for each repetition)."""
+    result = eval_specific(text, system, randomizer)
+    if result is not None:
+        return result
+    for module in common_command_modules():
+        result = module.evaluate(text, system, randomizer)
+        if result is not None:
+            return result
+    return None
+
+
+def evaluate(command: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+    """Evaluate one chat line; None when it is not a command of ``system``.
+
+    The result carries every die rolled (``rands``) and a warning for each limit hit.
+    Raises only :class:`saikoro.errors.SaikoroError` subclasses.
+    """
+    text = normalize(command)
+    if not text:
+        return None
+    result = evaluate_normalized(text, system, randomizer)
+    if result is None:
+        return None
+    result.rands = list(randomizer.rands)
+    result.warnings = [*result.warnings, *randomizer.warnings]
+    return result

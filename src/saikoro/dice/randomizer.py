@@ -1,0 +1,277 @@
+"""Dice sources and the per-command randomizer that records every die and enforces limits.
+
+A *dice source* only answers "what does a die with N sides show?". Three exist:
+random (default, seeded from the OS), scripted (a fixed list, for tests and replays)
+and manual (physical dice typed in at the table). A :class:`Randomizer` wraps a
+source for one command: it records each die (for the result's ``rands``) and
+applies BCDice's limits — 200 dice in one roll, 10000 sides, 10000 random numbers
+in one command — so that no input can hang the process.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from saikoro.errors import DiceInputError, SaikoroError, ScriptedDiceError
+from saikoro.i18n import Message
+
+UPPER_LIMIT_DICE_TIMES = 200
+UPPER_LIMIT_DICE_SIDES = 10000
+UPPER_LIMIT_RANDS = 10000
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die as rolled: BCDice-API's ``{kind, sides, value}``.
+
+    ``kind`` is ``normal``, ``tens_d10`` (a d10 read as 0–90) or ``d9`` (a d10 read as 0–9).
+    """
+
+    kind: str
+    sides: int
+    value: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "sides": self.sides, "value": self.value}
+
+
+class DiceSource(Protocol):
+    """Something that tells what a die with ``sides`` faces shows (1..sides)."""
+
+    def roll(self, sides: int) -> int: ...
+
+
+class RandomSource:
+    """Dice from the OS's cryptographic random source (the default)."""
+
+    def __init__(self) -> None:
+        self._rng = random.SystemRandom()
+
+    def roll(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+
+class SeededSource:
+    """Reproducible pseudo-random dice (simulations and Monte Carlo odds; not for play)."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def roll(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
+
+
+class ScriptedSource:
+    """Dice from a fixed list of ``(value, sides)``, as BCDice's test mock.
+
+    Asking for a die with other sides than the next one scripted, or for more dice
+    than scripted, raises :class:`ScriptedDiceError`; :meth:`assert_exhausted`
+    raises it when dice were left over.
+    """
+
+    def __init__(self, rands: Iterable[tuple[int, int]]) -> None:
+        self._rands = [(int(v), int(s)) for v, s in rands]
+        for value, sides in self._rands:
+            if not 1 <= value <= sides:
+                raise ScriptedDiceError(
+                    Message(
+                        f"スクリプトの出目 {value}/{sides} はその面数のダイスにありません",
+                        f"scripted die {value}/{sides} is not a face of a d{sides}",
+                    )
+                )
+        self._next = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._rands) - self._next
+
+    def roll(self, sides: int) -> int:
+        if self._next >= len(self._rands):
+            raise ScriptedDiceError(
+                Message(
+                    f"スクリプトの出目が足りません (d{sides} が {self._next + 1} 個目に必要)",
+                    f"not enough scripted dice (die #{self._next + 1}, a d{sides}, is needed)",
+                )
+            )
+        value, scripted_sides = self._rands[self._next]
+        if scripted_sides != sides:
+            raise ScriptedDiceError(
+                Message(
+                    f"{self._next + 1} 個目の出目 {value}/{scripted_sides} の面数が違います"
+                    f" (d{sides} が必要)",
+                    f"die #{self._next + 1} is scripted as {value}/{scripted_sides}"
+                    f" but a d{sides} is rolled",
+                )
+            )
+        self._next += 1
+        return value
+
+    def assert_exhausted(self) -> None:
+        if self.remaining:
+            left = ",".join(f"{v}/{s}" for v, s in self._rands[self._next :])
+            raise ScriptedDiceError(
+                Message(
+                    f"使われなかったスクリプトの出目があります: {left}",
+                    f"scripted dice were left over: {left}",
+                )
+            )
+
+
+class ManualSource:
+    """Physical dice: ``ask(sides)`` returns what the player typed for a d``sides``.
+
+    The answer is checked to be a face of that die; a wrong answer raises
+    :class:`DiceInputError` (the front end asks again).
+    """
+
+    def __init__(self, ask: Callable[[int], int | str]) -> None:
+        self._ask = ask
+
+    def roll(self, sides: int) -> int:
+        answer = self._ask(sides)
+        try:
+            value = int(str(answer).strip())
+        except ValueError:
+            value = 0
+        if not 1 <= value <= sides:
+            raise DiceInputError(
+                Message(
+                    f"{answer!r} は d{sides} の出目ではありません (1〜{sides})",
+                    f"{answer!r} is not a face of a d{sides} (1 to {sides})",
+                )
+            )
+        return value
+
+
+def parse_rands(spec: str) -> list[tuple[int, int]]:
+    """Parse the CLI form ``3/6,4/6`` into ``[(3, 6), (4, 6)]``."""
+    rands: list[tuple[int, int]] = []
+    for part in spec.replace(" ", "").split(","):
+        if not part:
+            continue
+        value, sep, sides = part.partition("/")
+        if not (sep and value.isdigit() and sides.isdigit()):
+            raise ScriptedDiceError(
+                Message(
+                    f"出目の指定 {part!r} は 値/面数 (例 3/6) の形ではありません",
+                    f"dice spec {part!r} is not VALUE/SIDES (e.g. 3/6)",
+                )
+            )
+        rands.append((int(value), int(sides)))
+    return rands
+
+
+class TooManyRandsError(SaikoroError):
+    """More than :data:`UPPER_LIMIT_RANDS` random numbers in one command."""
+
+    reason = "too many dice"
+
+    def __init__(self) -> None:
+        super().__init__(LIMIT_MESSAGES["rands"])
+
+
+LIMIT_MESSAGES: dict[str, Message] = {
+    "times": Message(
+        f"一度に振れるダイスは {UPPER_LIMIT_DICE_TIMES} 個までです",
+        f"at most {UPPER_LIMIT_DICE_TIMES} dice can be rolled at once",
+    ),
+    "sides": Message(
+        f"ダイスの面数は {UPPER_LIMIT_DICE_SIDES} までです",
+        f"a die can have at most {UPPER_LIMIT_DICE_SIDES} sides",
+    ),
+    "rands": Message(
+        f"1 つのコマンドで振れるダイスは合計 {UPPER_LIMIT_RANDS} 個までです",
+        f"at most {UPPER_LIMIT_RANDS} dice can be rolled by one command",
+    ),
+}
+
+
+class Randomizer:
+    """Rolls dice for one command from a :class:`DiceSource`, recording each die.
+
+    Limits follow BCDice: a roll of more than 200 dice (or of none) gives no dice,
+    a die with more than 10000 sides (or fewer than 1) shows 0 without being rolled,
+    and more than 10000 random numbers raise :class:`TooManyRandsError`. Every limit
+    hit is remembered in :attr:`limits_hit` so front ends can warn the user.
+    """
+
+    def __init__(self, source: DiceSource | None = None) -> None:
+        self.source: DiceSource = source if source is not None else RandomSource()
+        self.rands: list[Die] = []
+        self.limits_hit: list[str] = []
+        self._count = 0
+
+    # -- limits -------------------------------------------------------------
+    def _hit(self, limit: str) -> None:
+        if limit not in self.limits_hit:
+            self.limits_hit.append(limit)
+
+    @property
+    def warnings(self) -> list[Message]:
+        return [LIMIT_MESSAGES[name] for name in self.limits_hit]
+
+    def _rand(self, sides: int) -> int:
+        if self._count >= UPPER_LIMIT_RANDS:
+            self._hit("rands")
+            raise TooManyRandsError()
+        value = self.source.roll(sides)
+        self._count += 1
+        return value
+
+    # -- the rolls ----------------------------------------------------------
+    def roll_once(self, sides: int) -> int:
+        """One die, 1..sides (0 without rolling when sides is out of range)."""
+        if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
+            self._hit("sides")
+            return 0
+        value = self._rand(sides)
+        self.rands.append(Die("normal", sides, value))
+        return value
+
+    def roll_barabara(self, times: int, sides: int) -> list[int]:
+        """``times`` dice of ``sides`` faces, each kept apart (no dice when times is out of range)."""
+        if self._count + times > UPPER_LIMIT_RANDS:
+            self._hit("rands")
+            raise TooManyRandsError()
+        if times <= 0 or times > UPPER_LIMIT_DICE_TIMES:
+            if times > UPPER_LIMIT_DICE_TIMES:
+                self._hit("times")
+            return []
+        return [self.roll_once(sides) for _ in range(times)]
+
+    def roll_sum(self, times: int, sides: int) -> int:
+        return sum(self.roll_barabara(times, sides))
+
+    def roll_index(self, sides: int) -> int:
+        """0..sides-1, for table look-ups."""
+        return self.roll_once(sides) - 1
+
+    def roll_tens_d10(self) -> int:
+        """A d10 read as the tens digit: 0, 10, …, 90 (10 counts as 0)."""
+        value = self._rand(10)
+        tens = 0 if value == 10 else value * 10
+        self.rands.append(Die("tens_d10", 10, tens))
+        return tens
+
+    def roll_d9(self) -> int:
+        """A d10 read as 0–9."""
+        value = self._rand(10) - 1
+        self.rands.append(Die("d9", 10, value))
+        return value
+
+    def roll_d66(self, sort: str | None = None) -> int:
+        """D66: two d6 read as tens and units; ``sort`` is None, ``"asc"`` or ``"desc"``."""
+        dice = [self.roll_once(6), self.roll_once(6)]
+        if sort == "asc":
+            dice.sort()
+        elif sort == "desc":
+            dice.sort(reverse=True)
+        return dice[0] * 10 + dice[1]
+
+
+def scripted(rands: Sequence[tuple[int, int]] | None) -> DiceSource:
+    """A scripted source for ``rands``, or the random source when ``rands`` is None."""
+    return RandomSource() if rands is None else ScriptedSource(rands)

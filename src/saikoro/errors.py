@@ -1,0 +1,41 @@
+"""The project's own error types. Nothing a user types may raise anything else."""
+
+from __future__ import annotations
+
+from saikoro.i18n import Message
+
+
+class SaikoroError(Exception):
+    """Base of every error saikoro raises on bad input or bad data.
+
+    ``reason`` is a short machine-readable English text (used in JSON output, as
+    BCDice-API's ``reason``); ``message`` is the bilingual text shown to people.
+    """
+
+    reason: str = "error"
+
+    def __init__(self, message: Message, *, reason: str | None = None) -> None:
+        self.message = message
+        if reason is not None:
+            self.reason = reason
+        super().__init__(message.both())
+
+
+class UnsupportedSystemError(SaikoroError):
+    reason = "unsupported game system"
+
+
+class UnsupportedCommandError(SaikoroError):
+    reason = "unsupported command"
+
+
+class ScriptedDiceError(SaikoroError):
+    """Scripted dice did not fit the command: wrong sides, too few, or left over."""
+
+    reason = "scripted dice mismatch"
+
+
+class DiceInputError(SaikoroError):
+    """A die typed in by hand (manual dice source) was not a face of that die."""
+
+    reason = "invalid manual die"
