@@ -22,6 +22,25 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+@app.callback(invoke_without_command=True)
+def _default(
+    ctx: typer.Context,
+    system: str = typer.Option("DiceBot", "--system", "-s", help="game system for the prompt"),
+    lang: str = typer.Option("ja", "--lang", help="ja or en"),
+) -> None:
+    """With no sub-command: an interactive dice prompt (type a command, see the result)."""
+    if ctx.invoked_subcommand is None:
+        from saikoro.cli.prompt import run_prompt
+        from saikoro.errors import SaikoroError
+
+        try:
+            run_prompt(system, lang)
+        except SaikoroError as error:
+            typer.echo(f"エラー / error: {error.message.both()}", err=True)
+            raise typer.Exit(1) from None
+
+
 for _name in SUBCOMMAND_MODULES:
     importlib.import_module(f"saikoro.cli.{_name}").register(app)
 

@@ -1,0 +1,80 @@
+"""The interactive dice prompt: ``saikoro`` with no sub-command (type a command, see the result)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+
+HELP = Message(
+    "ダイスコマンドを入力してください (例: 2D6>=7, 1D100<=65, 3B6>=4, choice[a,b], x3 2D6)。\n"
+    "  /system ID   ゲームシステムを切り替える (DiceBot, LittleWorld, UnmeiD100)\n"
+    "  /systems     ゲームシステムの一覧\n"
+    "  /help        このヘルプとシステムのヘルプ\n"
+    "  /manual      手元のダイスの出目を入力するモードを切り替える\n"
+    "  /quit        終了 (Ctrl-D でも終了)",
+    "Type a dice command (e.g. 2D6>=7, 1D100<=65, 3B6>=4, choice[a,b], x3 2D6).\n"
+    "  /system ID   switch game system (DiceBot, LittleWorld, UnmeiD100)\n"
+    "  /systems     list game systems\n"
+    "  /help        this help and the system's help\n"
+    "  /manual      toggle typing in physical dice\n"
+    "  /quit        leave (or Ctrl-D)",
+)
+
+
+def _lines(interactive: bool, prompt_text: callable) -> object:
+    """Yield input lines: prompt_toolkit with history on a terminal, plain stdin otherwise."""
+    if interactive:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory
+
+        history = Path.home() / ".saikoro_history"
+        session: PromptSession[str] = PromptSession(history=FileHistory(str(history)))
+        while True:
+            try:
+                yield session.prompt(prompt_text())
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return
+    else:
+        for line in sys.stdin:
+            yield line.rstrip("\r\n")
+
+
+def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
+    from saikoro.cli.roll import ask_die, print_human
+    from saikoro.dice.randomizer import ManualSource
+    from saikoro.systems import systems
+
+    interactive = sys.stdin.isatty()
+    state = {"system": systems.get_system(system).id, "manual": False}
+    if interactive:
+        print(f"saikoro — {HELP.text(lang).splitlines()[0]}")
+    for raw in _lines(interactive, lambda: f"{state['system']}> "):
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            if line in ("/quit", "/exit", "/q"):
+                return
+            if line == "/help":
+                print(HELP.text(lang))
+                print(systems[state["system"]].help_message)
+            elif line == "/systems":
+                for s in systems.sorted_by_sort_key():
+                    print(f"{s.id}\t{s.name}")
+            elif line.startswith("/system"):
+                state["system"] = systems.get_system(line.split(maxsplit=1)[-1].strip()).id
+                print(f"→ {state['system']} ({systems[state['system']].name})")
+            elif line == "/manual":
+                state["manual"] = not state["manual"]
+                print(Message("手元ダイス: ", "physical dice: ").text(lang) + str(state["manual"]))
+            else:
+                source = ManualSource(ask_die) if state["manual"] else None
+                print_human(line, state["system"], lang, source=source)
+        except SaikoroError as error:
+            print(f"エラー / error: {error.message.both()}", file=sys.stderr, flush=True)
+        sys.stdout.flush()
