@@ -6,7 +6,10 @@ docstring); ``saikoro rules coverage`` lists them.
 
 from __future__ import annotations
 
+import glob
 import os
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,14 +34,27 @@ def shared() -> Path:
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> str:
-    """URL of a real PostgreSQL server (``scripts/test-postgres.sh start`` sets it).
+def postgres_url() -> Iterator[str]:
+    """URL of a real PostgreSQL server.
 
-    Without one, the test is skipped on a developer's machine and fails in CI.
+    ``SAIKORO_TEST_POSTGRES_URL`` when set; otherwise a throwaway server is started with
+    ``scripts/test-postgres.sh`` when Debian's postgresql package is installed (and stopped
+    afterwards). Without PostgreSQL the test is skipped on a developer's machine and fails in CI.
     """
     url = os.environ.get("SAIKORO_TEST_POSTGRES_URL")
-    if not url:
+    if url:
+        yield url
+        return
+    script = REPO / "scripts" / "test-postgres.sh"
+    if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
         if os.environ.get("CI"):
-            pytest.fail("CI needs SAIKORO_TEST_POSTGRES_URL (see .ci/run)")
-        pytest.skip("no PostgreSQL: run `eval \"$(bash scripts/test-postgres.sh start)\"`")
-    return url
+            pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
+        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    env = {**os.environ, "SAIKORO_TEST_PG_PORT": "54330", "SAIKORO_TEST_PG_DIR": "/tmp/saikoro-pytest-pg"}
+    started = subprocess.run(
+        ["bash", str(script), "start"], capture_output=True, text=True, env=env, timeout=120
+    )
+    if started.returncode != 0:
+        pytest.fail(f"could not start PostgreSQL: {started.stderr}")
+    yield started.stdout.strip().rpartition("=")[2]
+    subprocess.run(["bash", str(script), "stop"], env=env, timeout=60, check=False)
