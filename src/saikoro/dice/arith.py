@@ -1,0 +1,505 @@
+"""The shared lexer and integer arithmetic of BCDice's common commands.
+
+Every common command (AddDice, BarabaraDice, RerollDice, UpperDice, TallyDice,
+Calc, …) reads its text with the same lexer and the same ``add`` grammar for
+numbers, as BCDice's ``CommonCommand::Lexer`` and ``Arithmetic`` do. This module
+is that shared part, written from BCDice's behaviour (not its code).
+
+API for command modules
+-----------------------
+``tokenize(text)``
+    The first word of ``text`` (up to the first ASCII whitespace) as tokens
+    ``(kind, value)``: ``("NUMBER", int)``, ``("CMP_OP", op or None)`` or one
+    upper-cased character as kind and value (``"D"``, ``"+"``, ``"("``, ``"?"``, …),
+    always ending with :data:`END` ``("$", None)``.
+``TokenStream(tokens)``
+    ``peek(k=0)``, ``kind(k=0)``, ``next()``, ``accept(kind)`` (returns the value or
+    None), ``expect(kind)`` (raises :class:`ParseFailure`), ``at_end()``,
+    ``expect_end()``.
+``parse_add(stream, keep_parens=False)``
+    BCDice's ``add`` rule (``+ - * /``, ``/…U C R F`` rounding, unary ``+ -``,
+    parentheses) → an :class:`Expr` with ``eval(round_type) -> int`` and
+    ``output() -> str``. ``keep_parens=True`` keeps parentheses in the output (Calc
+    prints ``c(10/2+(5*2))``); BarabaraDice & co. use the default. Division by zero
+    raises ``ZeroDivisionError`` (Calc shows a message, others treat it as not a command).
+``eval_arith(text, round_type)``
+    BCDice's ``Arithmetic.eval``: the value of an arithmetic text, or None.
+``normalize_cmp_op(text)`` / ``compare(lhs, op, rhs)`` / ``CMP_OP_TEXT``
+    Comparison operators as BCDice normalizes them: ``=>`` → ``>=``, ``=<`` → ``<=``,
+    ``!=``/``=!``/``<>`` → ``<>``, ``==`` → ``=``; unknown (``!``) → None.
+``divide(lhs, rhs, rounding, round_type)``
+    Integer division with BCDice's rounding (``""`` = the system's ``round_type``,
+    ``"U"`` ceil, ``"R"`` round half away from zero, ``"F"`` floor).
+``preprocess(text, system)``
+    BCDice's preprocessor for system-specific commands: keep the first word,
+    pre-evaluate parenthesized arithmetic (``(8/2)`` → ``4``), then ``2D`` → ``2D6``
+    (the system's ``sides_implicit_d``).
+
+A parse error is :class:`ParseFailure` (internal, never leaves a command module:
+the command answers None). Nesting deeper than :data:`MAX_NESTING` parentheses
+raises :class:`NestingTooDeepError`, a :class:`~saikoro.errors.SaikoroError`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+
+if TYPE_CHECKING:
+    from saikoro.systems.base import GameSystem
+
+__all__ = [
+    "CMP_OP_TEXT",
+    "END",
+    "MAX_NESTING",
+    "BinaryOp",
+    "Expr",
+    "NestingTooDeepError",
+    "Negative",
+    "Number",
+    "Parenthesis",
+    "ParseFailure",
+    "Token",
+    "TokenStream",
+    "compare",
+    "divide",
+    "eval_arith",
+    "first_word",
+    "normalize_cmp_op",
+    "parse_add",
+    "preprocess",
+    "tokenize",
+]
+
+#: Deepest parenthesis nesting accepted (BCDice has no limit; 1000 characters allow 500).
+MAX_NESTING = 100
+
+Token = tuple[str, Any]
+END: Token = ("$", None)
+
+# Ruby's awk-style split(" ") and /\s/ only know ASCII whitespace.
+_WHITESPACE = re.compile(r"[ \t\n\v\f\r]")
+_TOKEN = re.compile(r"([0-9]+)|([<>!=]+)|(.)", re.DOTALL)
+
+
+class ParseFailure(Exception):
+    """The text does not follow the grammar (the command answers None). Internal."""
+
+
+class NestingTooDeepError(SaikoroError):
+    reason = "expression too deeply nested"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                f"式のカッコの入れ子が深すぎます ({MAX_NESTING} 段まで)",
+                f"the expression nests parentheses too deeply (at most {MAX_NESTING} levels)",
+            )
+        )
+
+
+class ArithmeticOverflowError(SaikoroError):
+    reason = "number too large"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                "数値が大きすぎて端数処理できません",
+                "the number is too large to divide with rounding",
+            )
+        )
+
+
+# -- comparison operators --------------------------------------------------------
+
+#: How each normalized operator is printed (BCDice prints ``!=`` as ``<>``, ``==`` as ``=``).
+CMP_OP_TEXT = {">=": ">=", "<=": "<=", ">": ">", "<": "<", "=": "=", "<>": "<>"}
+
+
+@lru_cache(maxsize=256)
+def normalize_cmp_op(text: str) -> str | None:
+    """BCDice's ``Normalize.comparison_operator``: the first rule that matches anywhere wins."""
+    if "<=" in text or "=<" in text:
+        return "<="
+    if ">=" in text or "=>" in text:
+        return ">="
+    if "<>" in text or "!=" in text or "=!" in text:
+        return "<>"
+    if "<" in text:
+        return "<"
+    if ">" in text:
+        return ">"
+    if "=" in text:
+        return "="
+    return None
+
+
+def compare(lhs: int, op: str, rhs: int) -> bool:
+    """``lhs op rhs`` for a normalized operator."""
+    if op == ">=":
+        return lhs >= rhs
+    if op == "<=":
+        return lhs <= rhs
+    if op == ">":
+        return lhs > rhs
+    if op == "<":
+        return lhs < rhs
+    if op == "=":
+        return lhs == rhs
+    if op == "<>":
+        return lhs != rhs
+    raise ValueError(f"unknown comparison operator {op!r}")
+
+
+# -- division ----------------------------------------------------------------------
+
+
+def _float_quotient(lhs: int, rhs: int) -> float:
+    try:
+        return float(lhs) / float(rhs)
+    except OverflowError:
+        raise ArithmeticOverflowError() from None
+
+
+def _round_half_away(value: float) -> int:
+    if math.isinf(value) or math.isnan(value):
+        raise ZeroDivisionError
+    magnitude = abs(value)
+    whole = math.floor(magnitude)
+    if magnitude - whole >= 0.5:
+        whole += 1
+    return int(whole) if value >= 0 else -int(whole)
+
+
+def divide(lhs: int, rhs: int, rounding: str, round_type: str = "floor") -> int:
+    """BCDice's division: ``rounding`` is ``""`` (use ``round_type``), ``U``/``C``, ``R`` or ``F``.
+
+    Raises ``ZeroDivisionError`` when ``rhs`` is 0 (callers decide what that means).
+    """
+    if rhs == 0:
+        raise ZeroDivisionError
+    if rounding == "":
+        rounding = {"ceil": "U", "round": "R"}.get(round_type, "F")
+    if rounding == "F":
+        return lhs // rhs
+    quotient = _float_quotient(lhs, rhs)
+    if rounding in ("U", "C"):
+        if math.isinf(quotient):
+            raise ArithmeticOverflowError()
+        return math.ceil(quotient)
+    return _round_half_away(quotient)
+
+
+# -- lexer -------------------------------------------------------------------------
+
+
+def first_word(text: str) -> str:
+    """Text up to the first ASCII whitespace (leading whitespace skipped), as Ruby's split(" ")."""
+    text = text.lstrip(" \t\n\v\f\r")
+    return _WHITESPACE.split(text, 1)[0]
+
+
+@lru_cache(maxsize=1024)
+def _tokenize_word(word: str) -> tuple[Token, ...]:
+    tokens: list[Token] = []
+    append = tokens.append
+    for number, cmp_op, char in _TOKEN.findall(word):
+        if number:
+            append(("NUMBER", int(number)))
+        elif cmp_op:
+            append(("CMP_OP", normalize_cmp_op(cmp_op)))
+        else:
+            upper = char.upper()
+            append((upper, upper))
+    append(END)
+    return tuple(tokens)
+
+
+def tokenize(text: str) -> tuple[Token, ...]:
+    """Tokens of the first word of ``text`` (BCDice's common lexer), ending with :data:`END`."""
+    return _tokenize_word(first_word(text))
+
+
+class TokenStream:
+    """A cursor over tokens; reading past the end keeps returning :data:`END`."""
+
+    __slots__ = ("tokens", "pos", "depth")
+
+    def __init__(self, tokens: Sequence[Token]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+
+    def peek(self, k: int = 0) -> Token:
+        i = self.pos + k
+        return self.tokens[i] if i < len(self.tokens) else END
+
+    def kind(self, k: int = 0) -> str:
+        return self.peek(k)[0]
+
+    def next(self) -> Token:
+        token = self.peek()
+        if self.pos < len(self.tokens):
+            self.pos += 1
+        return token
+
+    def accept(self, kind: str) -> Any:
+        """Consume the next token if it is ``kind`` and return its value (None otherwise)."""
+        token = self.peek()
+        if token[0] == kind:
+            self.pos += 1
+            return token[1] if token[1] is not None else True
+        return None
+
+    def expect(self, kind: str) -> Any:
+        token = self.peek()
+        if token[0] != kind:
+            raise ParseFailure(f"expected {kind}, got {token[0]}")
+        self.pos += 1
+        return token[1]
+
+    def at_end(self) -> bool:
+        return self.kind() == "$"
+
+    def expect_end(self) -> None:
+        if not self.at_end():
+            raise ParseFailure(f"unexpected {self.kind()}")
+
+    def enter(self) -> None:
+        """Count one level of parentheses (raises :class:`NestingTooDeepError`)."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise NestingTooDeepError()
+
+    def leave(self) -> None:
+        self.depth -= 1
+
+
+# -- arithmetic expressions ------------------------------------------------------------
+
+
+class Expr:
+    """A dice-free arithmetic expression node."""
+
+    __slots__ = ()
+
+    def eval(self, round_type: str = "floor") -> int:
+        raise NotImplementedError
+
+    def output(self) -> str:
+        raise NotImplementedError
+
+
+class Number(Expr):
+    __slots__ = ("value",)
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def eval(self, round_type: str = "floor") -> int:
+        return self.value
+
+    def output(self) -> str:
+        return str(self.value)
+
+
+class Negative(Expr):
+    """``count`` unary minuses before ``body`` (kept as one node: no deep trees)."""
+
+    __slots__ = ("body", "count")
+
+    def __init__(self, body: Expr, count: int = 1) -> None:
+        self.body = body
+        self.count = count
+
+    def eval(self, round_type: str = "floor") -> int:
+        value = self.body.eval(round_type)
+        return -value if self.count % 2 else value
+
+    def output(self) -> str:
+        return "-" * self.count + self.body.output()
+
+
+class Parenthesis(Expr):
+    __slots__ = ("body",)
+
+    def __init__(self, body: Expr) -> None:
+        self.body = body
+
+    def eval(self, round_type: str = "floor") -> int:
+        return self.body.eval(round_type)
+
+    def output(self) -> str:
+        return "(" + self.body.output() + ")"
+
+
+class BinaryOp(Expr):
+    """A left-associative chain ``first op operand op operand …`` (kept flat: no deep trees).
+
+    ``rest`` holds ``(op, operand, rounding)``; ``op`` is ``+ - * /`` and ``rounding``
+    is the division suffix as printed (``""``, ``C``, ``R``, ``F``; see :func:`parse_rounding`).
+    """
+
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first: Expr, rest: list[tuple[str, Expr, str]]) -> None:
+        self.first = first
+        self.rest = rest
+
+    def eval(self, round_type: str = "floor") -> int:
+        value = self.first.eval(round_type)
+        for op, operand, rounding in self.rest:
+            rhs = operand.eval(round_type)
+            if op == "+":
+                value += rhs
+            elif op == "-":
+                value -= rhs
+            elif op == "*":
+                value *= rhs
+            else:
+                value = divide(value, rhs, rounding, round_type)
+        return value
+
+    def output(self) -> str:
+        parts = [self.first.output()]
+        for op, operand, rounding in self.rest:
+            parts.append(op)
+            parts.append(operand.output())
+            parts.append(rounding)
+        return "".join(parts)
+
+
+_ROUNDING = {"U": "C", "C": "C", "R": "R", "F": "F"}
+
+
+def parse_rounding(stream: TokenStream, ceil_letter: str = "C") -> str:
+    """The optional rounding suffix after a divisor, as printed: ``C``/``U`` (ceil), ``R``, ``F``, ``""``.
+
+    BCDice prints ceiling as ``C`` in plain arithmetic (Calc) and ``U`` in AddDice:
+    pass ``ceil_letter`` accordingly.
+    """
+    kind = stream.kind()
+    if kind in _ROUNDING:
+        stream.pos += 1
+        letter = _ROUNDING[kind]
+        return ceil_letter if letter == "C" else letter
+    return ""
+
+
+def parse_add(stream: TokenStream, keep_parens: bool = False) -> Expr:
+    """BCDice's ``add`` rule over ``stream``; raises :class:`ParseFailure`."""
+    terms: list[tuple[str, Expr, str]] = []
+    first = _parse_mul(stream, keep_parens)
+    while True:
+        kind = stream.kind()
+        if kind == "+" or kind == "-":
+            stream.pos += 1
+            terms.append((kind, _parse_mul(stream, keep_parens), ""))
+        else:
+            break
+    return BinaryOp(first, terms) if terms else first
+
+
+def _parse_mul(stream: TokenStream, keep_parens: bool) -> Expr:
+    factors: list[tuple[str, Expr, str]] = []
+    first = _parse_unary(stream, keep_parens)
+    while True:
+        kind = stream.kind()
+        if kind == "*":
+            stream.pos += 1
+            factors.append(("*", _parse_unary(stream, keep_parens), ""))
+        elif kind == "/":
+            stream.pos += 1
+            operand = _parse_unary(stream, keep_parens)
+            factors.append(("/", operand, parse_rounding(stream)))
+        else:
+            break
+    return BinaryOp(first, factors) if factors else first
+
+
+def _parse_unary(stream: TokenStream, keep_parens: bool) -> Expr:
+    negative = 0
+    while True:
+        kind = stream.kind()
+        if kind == "+":
+            stream.pos += 1
+        elif kind == "-":
+            stream.pos += 1
+            negative += 1
+        else:
+            break
+    body = parse_term(stream, keep_parens)
+    # Each unary minus is its own node in BCDice's arithmetic: "--1" prints as "--1".
+    return Negative(body, negative) if negative else body
+
+
+def parse_term(stream: TokenStream, keep_parens: bool = False) -> Expr:
+    """``( add )`` or a number."""
+    token = stream.next()
+    if token[0] == "NUMBER":
+        return Number(token[1])
+    if token[0] == "(":
+        stream.enter()
+        inner = parse_add(stream, keep_parens)
+        stream.expect(")")
+        stream.leave()
+        return Parenthesis(inner) if keep_parens else inner
+    raise ParseFailure(f"unexpected {token[0]}")
+
+
+@lru_cache(maxsize=1024)
+def _parse_arith_text(text: str) -> Expr | None:
+    stream = TokenStream(tokenize(text))
+    try:
+        expr = parse_add(stream)
+        stream.expect_end()
+    except ParseFailure:
+        return None
+    return expr
+
+
+def eval_arith(text: str, round_type: str = "floor") -> int | None:
+    """BCDice's ``Arithmetic.eval``: the value of ``text``, or None (not arithmetic, or ÷0)."""
+    expr = _parse_arith_text(text)
+    if expr is None:
+        return None
+    try:
+        return expr.eval(round_type)
+    except ZeroDivisionError:
+        return None
+
+
+# -- preprocessor (system-specific commands) ---------------------------------------------
+
+_PAREN_ARITH = re.compile(r"\([0-9/+*\-CURF]+\)")
+_IMPLICIT_D = re.compile(r"([0-9]+)[Dd]([^A-Za-z0-9_]|$)")
+
+
+def preprocess(text: str, system: GameSystem) -> str:
+    """BCDice's ``Preprocessor.process`` (used before a system's own commands).
+
+    ``"1d6+4D+(3*4) comment"`` → ``"1d6+4D6+12"``.
+    """
+    text = first_word(text.strip(" \t\n\v\f\r\0"))
+    round_type = system.round_type
+
+    def _replace(match: re.Match[str]) -> str:
+        value = eval_arith(match.group(0), round_type)
+        return match.group(0) if value is None else str(value)
+
+    for _ in range(len(text)):  # each pass removes a pair of parentheses or stops
+        replaced = _PAREN_ARITH.sub(_replace, text)
+        if replaced == text:
+            break
+        text = replaced
+    change_text = getattr(system, "change_text", None)
+    if change_text is not None:
+        text = change_text(text)
+    sides = system.sides_implicit_d
+    return _IMPLICIT_D.sub(lambda m: f"{m.group(1)}D{sides}{m.group(2)}", text)
