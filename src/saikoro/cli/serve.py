@@ -1,9 +1,41 @@
-"""(Sub-command not written yet: its issue's helper fills this module.)"""
+"""``saikoro serve``: the BCDice-API v2 compatible HTTP server (uvicorn)."""
 
 from __future__ import annotations
+
+from typing import Optional
 
 import typer
 
 
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on"),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port"),
+    db: Optional[str] = typer.Option(  # noqa: UP007 - Typer needs Optional here
+        None, "--db", help="SQLite path or database URL of the table rooms (kept for the table API)"
+    ),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),
+) -> None:
+    """Serve BCDice-API v2 (/v2/version, /v2/game_system, /v2/game_system/{id}/roll, …).
+
+    BCDice-API 互換サーバーを起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
+    BCDice-API URL に http://HOST:PORT を指定してください。
+    """
+    import uvicorn
+
+    from saikoro.server.app import create_app
+
+    app = create_app(db)
+    typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        timeout_keep_alive=5,
+        limit_concurrency=1000,
+        h11_max_incomplete_event_size=64 * 1024,
+    )
+
+
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("serve")(serve)

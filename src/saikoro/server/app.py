@@ -1,0 +1,107 @@
+"""The ASGI application: BCDice-API v2 routes, BCDice-API's error bodies, bounds.
+
+``create_app()`` builds a fresh FastAPI app. Every error a client can cause is a JSON
+body ``{"ok": false, "reason": …}`` (plus a bilingual ``message`` where saikoro has
+one) with BCDice-API's status codes: 400 for an unknown game system, an unknown or
+empty command or other bad input, 404 ``not found`` for unknown routes (and, as
+BCDice-API's Sinatra router, for a known path with the wrong method), 413 for a
+body over the size bound, 503 when a command runs past the time bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from saikoro import __version__
+from saikoro.dice.randomizer import DiceSource
+from saikoro.errors import SaikoroError
+from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware
+from saikoro.server.routes_v2 import RollTimeoutError, router
+
+MAX_BODY_BYTES = 64 * 1024
+ROLL_TIMEOUT_SECONDS = 5.0
+#: Errors BCDice-API itself gives: their body is exactly ``{"ok": false, "reason": …}``.
+EXACT_REASONS = frozenset({"unsupported game system", "unsupported command"})
+
+DESCRIPTION = """\
+A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
+saikoro's engine: BCDice's generic commands plus 帽子世界TRPG (`LittleWorld`) and
+運命判定d100 (`UnmeiD100`). Point any BCDice-API client (Udonarium, CCFOLIA-style
+tools, Discord bots) at this server's base URL.
+"""
+
+
+def _error(status: int, reason: str, message: str | None = None) -> JSONResponse:
+    body: dict[str, object] = {"ok": False, "reason": reason}
+    if message:
+        body["message"] = message
+    return JSONResponse(body, status_code=status)
+
+
+async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, SaikoroError)
+    if error.reason in EXACT_REASONS:  # BCDice-API's own errors: its body exactly
+        return _error(400, error.reason)
+    status = 503 if isinstance(error, RollTimeoutError) else 400
+    return _error(status, error.reason, error.message.both())
+
+
+async def _http_error(request: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code in (404, 405):
+        return _error(404, "not found")
+    return _error(error.status_code, "bad request", str(error.detail))
+
+
+async def _validation_error(request: Request, error: Exception) -> JSONResponse:
+    return _error(400, "bad request", "リクエストの形式が正しくありません / malformed request")
+
+
+def game_system_list() -> dict[str, list[dict[str, str]]]:
+    from saikoro.systems import systems
+
+    return {
+        "game_system": [
+            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
+            for s in systems.sorted_by_sort_key()
+        ]
+    }
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    source_factory: Callable[[], DiceSource] | None = None,
+    max_body_bytes: int = MAX_BODY_BYTES,
+    roll_timeout: float = ROLL_TIMEOUT_SECONDS,
+) -> FastAPI:
+    """Build the server.
+
+    ``db_url`` is kept in ``app.state.db_url`` for the table API (rooms); the BCDice-API
+    routes do not use it. ``source_factory`` gives each request its dice source (tests
+    pass scripted dice; default: the OS random source).
+    """
+    app = FastAPI(
+        title="saikoro BCDice-API",
+        version=__version__,
+        description=DESCRIPTION,
+        exception_handlers={
+            SaikoroError: _saikoro_error,
+            StarletteHTTPException: _http_error,
+            RequestValidationError: _validation_error,
+        },
+    )
+    app.state.db_url = db_url
+    app.state.source_factory = source_factory
+    app.state.roll_timeout = roll_timeout
+    app.state.game_system_list = None  # built on first use (imports every system)
+    app.include_router(router)
+    # Outermost last: CORS wraps everything, including the 413 of the body bound.
+    app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
+    app.add_middleware(OpenCorsMiddleware)
+    return app
