@@ -1,0 +1,227 @@
+"""The chat commands of 運命判定d100: FATE, MA, RA, MG, GROW (syntax: issue 4, a contract).
+
+Each command parses its arguments, rolls 1d100 through the randomizer and hands the
+roll to the pure rule functions in ``rules.py``; the text is BCDice-style Japanese
+(``＞`` separators) and always says what happened.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar
+
+from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.result import CheckResult, RollResult, SumCheck
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.systems.base import GameSystem
+from saikoro.systems.unmeid100 import rules
+from saikoro.systems.unmeid100.help import GLOSSARY_EN, HELP_MESSAGE
+from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, UnmeiSettings
+
+MAX_GROWTH_ABILITIES = 20
+MAX_NUMBER = 10000
+
+_FATE = re.compile(r"^FATE(\d+)$")
+_MA = re.compile(r"^MA(\d+),(-?\d+),(\d+)$")
+_RA = re.compile(r"^RA(\d+),(-?\d+),(\d+)(?:,(\d+))?$")
+_MG = re.compile(r"^MG(\d+)((?:,-?\d+)*)((?:,[OH])*)$")
+_GROW = re.compile(r"^GROW(\d+(?:,\d+)*)$")
+
+ATTACK_WORDS: dict[str, str] = {
+    "critical": "クリティカルヒット！ 命中",
+    "hit": "命中",
+    "armour": "失敗（アーマークラスに防がれた）",
+    "miss": "失敗（外れ）",
+    "out_of_range": "失敗（射程外）",
+}
+SPELL_WORDS: dict[str, str] = {
+    "not_activated": "発動失敗（詠唱継続）",
+    "activated": "発動",
+    "charm_override": "発動 ＞ 魅力以下：抵抗を無視して効果発揮",
+    "resisted": "発動 ＞ 失敗（レジストクラスに抵抗された）",
+    "took_effect": "発動 ＞ 効果発揮",
+}
+
+
+class UnmeiCommandError(SaikoroError):
+    reason = "invalid command"
+
+
+def _number(text: str) -> int:
+    value = int(text)
+    if abs(value) > MAX_NUMBER:
+        raise UnmeiCommandError(
+            Message(f"数値 {value} が大きすぎます (最大 {MAX_NUMBER})", f"number {value} is too large (max {MAX_NUMBER})")
+        )
+    return value
+
+
+class UnmeiD100(GameSystem):
+    """運命判定d100 — d100 roll-under with fate checks (RULES.md System B)."""
+
+    id = "UnmeiD100"
+    name = "運命判定d100"
+    sort_key = "うんめいはんていD100"
+    help_message = HELP_MESSAGE
+    prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW\d")
+    glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
+    settings: UnmeiSettings = DEFAULT_SETTINGS
+
+    def __init__(self, settings: UnmeiSettings | None = None) -> None:
+        if settings is not None:
+            self.settings = settings
+
+    # ------------------------------------------------------------ hooks
+    def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:
+        for pattern, handler in (
+            (_FATE, self._fate),
+            (_MA, self._melee),
+            (_RA, self._ranged),
+            (_MG, self._magic),
+            (_GROW, self._grow),
+        ):
+            match = pattern.match(command)
+            if match:
+                return handler(command, match, randomizer)
+        return None
+
+    def check_sum(self, check: SumCheck) -> CheckResult | None:
+        """UM-CHECK-01: a lone d100 against ``<=`` is the basic check; names the rule."""
+        if (
+            check.cmp_op == "<="
+            and check.target is not None
+            and len(check.dice) == 1
+            and check.dice[0][1] == 100
+        ):
+            ok = check.total <= check.target
+            return CheckResult(
+                "成功" if ok else "失敗", success=ok, failure=not ok, rules=("UM-CHECK-01",)
+            )
+        return None
+
+    # ------------------------------------------------------------ commands
+    def _fate(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
+        fate = _number(m.group(1))
+        roll = randomizer.roll_once(100)
+        out = rules.fate_check(roll, fate)
+        word = "成功" if out.success else "失敗"
+        return RollResult(
+            text=f"({command}) ＞ 運命判定 (1D100<={out.target}) ＞ {roll} ＞ {word}",
+            success=out.success,
+            failure=not out.success,
+            value=roll,
+            rules=out.rules,
+            detail={"target": out.target, "fate": fate},
+        )
+
+    def _attack_result(
+        self, command: str, label: str, out: rules.AttackOutcome, extra: dict[str, object]
+    ) -> RollResult:
+        text = (
+            f"({command}) ＞ {label} (1D100<={out.target}) AC{out.ac} クリティカル<={out.critical_range}"
+            f" ＞ {out.roll} ＞ {ATTACK_WORDS[out.result]}"
+        )
+        return RollResult(
+            text=text,
+            success=out.hit,
+            failure=not out.hit,
+            critical=out.critical,
+            value=out.roll,
+            rules=out.rules,
+            detail={
+                "target": out.target,
+                "ac": out.ac,
+                "critical_range": out.critical_range,
+                "outcome": out.result,
+                **extra,
+            },
+        )
+
+    def _melee(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
+        skill, ac, agi = (_number(g) for g in m.groups())
+        roll = randomizer.roll_once(100)
+        out = rules.melee_attack(roll, skill, ac, agi, self.settings)
+        return self._attack_result(command, "白兵攻撃", out, {"skill": skill, "agility": agi})
+
+    def _ranged(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
+        thief, ac, agi = (_number(g) for g in m.groups()[:3])
+        aim = _number(m.group(4)) if m.group(4) is not None else 0
+        if not 0 <= aim <= rules.MAX_AIM:
+            raise UnmeiCommandError(
+                Message(
+                    f"狙いの手番数は 0〜{rules.MAX_AIM} です ({aim})",
+                    f"aiming turns must be 0 to {rules.MAX_AIM} ({aim})",
+                )
+            )
+        roll = randomizer.roll_once(100)
+        out = rules.ranged_attack(roll, thief, ac, agi, aim, settings=self.settings)
+        label = f"射撃攻撃 狙い{aim}" if aim else "射撃攻撃"
+        return self._attack_result(
+            command, label, out, {"thief": thief, "agility": agi, "aim": aim}
+        )
+
+    def _magic(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult | None:
+        numbers = [_number(x) for x in m.group(2).split(",") if x]
+        flags = [x for x in m.group(3).split(",") if x]
+        if len(numbers) not in (0, 2) or len(flags) != len(set(flags)):
+            return None
+        off_school, halved = "O" in flags, "H" in flags
+        rc, cha = (numbers[0], numbers[1]) if numbers else (None, None)
+        roll = randomizer.roll_once(100)
+        out = rules.activate_spell(
+            roll, _number(m.group(1)), off_school=off_school, halved=halved, rc=rc, charm=cha,
+            settings=self.settings,
+        )
+        notes = [n for n, on in (("門外-10", off_school), ("発動率半分", halved)) if on]
+        label = "魔法発動" + (f"[{','.join(notes)}]" if notes else "")
+        resist = f" RC{rc} 魅力{cha}" if rc is not None else ""
+        text = f"({command}) ＞ {label} (1D100<={out.target}){resist} ＞ {roll} ＞ {SPELL_WORDS[out.result]}"
+        return RollResult(
+            text=text,
+            success=out.takes_effect,
+            failure=not out.takes_effect,
+            value=roll,
+            rules=out.rules,
+            detail={
+                "target": out.target,
+                "rc": rc,
+                "charm": cha,
+                "off_school": off_school,
+                "halved": halved,
+                "outcome": out.result,
+                "chant_continues": out.chant_continues,
+            },
+        )
+
+    def _grow(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
+        rates = [_number(x) for x in m.group(1).split(",")]
+        if len(rates) > MAX_GROWTH_ABILITIES:
+            raise UnmeiCommandError(
+                Message(
+                    f"成長判定は一度に {MAX_GROWTH_ABILITIES} 能力値までです",
+                    f"at most {MAX_GROWTH_ABILITIES} abilities per growth roll",
+                )
+            )
+        rolls = [randomizer.roll_once(100) for _ in rates]
+        out = rules.growth(rolls, rates)
+        parts = [
+            f"[{i + 1}]{roll}<={rate}{'↑' if up else ''}"
+            for i, (roll, rate, up) in enumerate(zip(rolls, rates, out.raised, strict=True))
+        ]
+        risen = [str(i + 1) for i, up in enumerate(out.raised) if up]
+        if risen:
+            summary = f"能力値{','.join(risen)}が+1"
+        else:
+            summary = "上昇なし ＞ 好きな能力値を1つ選んで+1"
+        return RollResult(
+            text=f"({command}) ＞ 成長判定 ＞ {' '.join(parts)} ＞ {summary}",
+            value=None,
+            rules=out.rules,
+            detail={
+                "rates": rates,
+                "rolls": rolls,
+                "raised": list(out.raised),
+                "player_chooses": out.player_chooses,
+            },
+        )

@@ -1,0 +1,73 @@
+"""Help text (Japanese, BCDice style) and the English glossary of 運命判定d100's output.
+
+Every line of :data:`HELP_EXAMPLES` appears in the help and is run by a test.
+"""
+
+from __future__ import annotations
+
+#: (command, what it does) — each one is run by tests/unmeid100/test_help.py.
+HELP_EXAMPLES: tuple[tuple[str, str], ...] = (
+    ("1D100<=65", "成功率65%の行為判定 (出目65以下で成功)"),
+    ("FATE12", "運命12の運命判定 (1D100<=60)"),
+    ("MA60,30,12", "戦闘スキル60・相手AC30・敏捷度12で白兵攻撃"),
+    ("RA55,20,10", "盗賊スキル55・AC20・敏捷度10で射撃 (目標値27)"),
+    ("RA55,20,10,2", "狙い2手番の射撃 (目標値82、クリティカル20以下)"),
+    ("MG70", "魔術スキル70で魔法発動 (無生物や味方が対象)"),
+    ("MG70,40,15", "敵対魔法: 相手RC40、自分の魅力15"),
+    ("MG70,40,15,O,H", "門外(-10)で発動率半分の敵対魔法 (目標値30)"),
+    ("GROW50,30,20,10", "成長率50/30/20/10%の能力値の成長判定"),
+    ("2D6", "ダメージダイス (武器ごとに固定)"),
+)
+
+HELP_MESSAGE = (
+    "・行為判定　1D100<=成功率　（例：1D100<=65）\n"
+    "・運命判定　FATE運命　目標値は運命×5。成功すれば下のいずれか１つ：\n"
+    "　直前に失敗した行為判定を成功に／受けるダメージを半分(切り捨て)に／"
+    "受ける状態異常を無効に／ダメージダイスを振り直す\n"
+    "・白兵攻撃　MA戦闘スキル,相手のAC,敏捷度\n"
+    "　出目≦敏捷度：クリティカルヒット（ACに関係なく命中）\n"
+    "　出目≦戦闘スキル かつ 出目＞AC：命中／出目≦AC：アーマークラスに防がれる／それ以外：外れ\n"
+    "・射撃攻撃　RA盗賊スキル,相手のAC,敏捷度[,狙い手番数0〜2]\n"
+    "　目標値は盗賊スキルの半分(切り捨て)。狙い1手番で盗賊スキルそのまま、"
+    "2手番で3倍かつクリティカルは敏捷度×2以下\n"
+    "・魔法発動　MG魔術スキル[,相手のRC,魅力][,O][,H]\n"
+    "　O：自分の門ではない魔法(-10)　H：発動率半分(切り捨て)\n"
+    "　出目＞目標値：発動失敗（詠唱は継続、次の手番に再挑戦可）\n"
+    "　敵対魔法(RC指定時)：出目≦魅力なら抵抗を無視して効果発揮、"
+    "出目≦RCなら抵抗される、それ以外は効果発揮\n"
+    "・成長判定　GROW成長率1,成長率2,…　能力値ごとに1D100、成長率以下で+1。"
+    "どれも上がらなければ好きな能力値を1つ+1\n"
+    "・ダメージ　2D6 など武器のダメージダイスをそのまま振る\n"
+    "例）\n"
+    + "".join(f"　{cmd}　{what}\n" for cmd, what in HELP_EXAMPLES)
+)
+
+#: Japanese output words → English, for ``lang="en"``.
+GLOSSARY_EN: dict[str, str] = {
+    "クリティカルヒット！ 命中": "critical hit! hit",
+    "失敗（アーマークラスに防がれた）": "failure (stopped by armour class)",
+    "失敗（外れ）": "failure (miss)",
+    "失敗（射程外）": "failure (out of range)",
+    "発動失敗（詠唱継続）": "not activated (still chanting)",
+    "魅力以下：抵抗を無視して効果発揮": "roll <= charm: takes effect whatever the RC",
+    "失敗（レジストクラスに抵抗された）": "failure (resisted by resist class)",
+    "効果発揮": "takes effect",
+    "上昇なし": "nothing rose",
+    "好きな能力値を1つ選んで+1": "raise one ability of your choice by 1",
+    "成長判定": "growth",
+    "運命判定": "fate check",
+    "白兵攻撃": "melee attack",
+    "射撃攻撃": "ranged attack",
+    "魔法発動": "spell activation",
+    "門外-10": "off-school -10",
+    "発動率半分": "half rate",
+    "クリティカル": "critical",
+    "狙い": "aim ",
+    "魅力": "charm ",
+    "能力値": "ability ",
+    "が+1": " +1",
+    "命中": "hit",
+    "発動": "activated",
+    "成功": "success",
+    "失敗": "failure",
+}

@@ -1,0 +1,229 @@
+"""The 運命判定d100 character sheet (pydantic; JSON and YAML through ``saikoro.sheets``).
+
+Field names are English; ability names are the seed's Japanese ones (体格, 敏捷度, 魅力,
+運命, plus any the GM adds). Every validation problem names its field and carries a
+Japanese and an English message (``PydanticCustomError`` ctx ``ja``/``en``/``rule``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from saikoro.sheets import SheetBase
+from saikoro.systems.unmeid100.rules import (
+    MAX_LEVEL,
+    MIN_LEVEL,
+    CharacterKind,
+    UnmeiRuleError,
+    derive,
+    evaluate_formula,
+    fate_target,
+    fate_uses_per_session,
+)
+
+CORE_ABILITIES = ("体格", "敏捷度", "魅力", "運命")
+SKILL_LABELS = {"combat": "戦闘", "thief": "盗賊", "magic": "魔術"}
+#: What an enabled formula table may derive (UM-LEVEL-03).
+DERIVABLE = ("戦闘", "盗賊", "魔術", "最大HP", "AC", "RC", "行動力", "魔法取得数")
+MAX_VALUE = 999
+
+
+def _error(ja: str, en: str, rule: str | None = None) -> PydanticCustomError:
+    ctx: dict[str, Any] = {"ja": ja, "en": en}
+    if rule:
+        ctx["rule"] = rule
+    return PydanticCustomError("unmei_sheet", en, ctx)
+
+
+def _bounded(
+    lo: int, hi: int, ja_name: str, en_name: str, rule: str | None = None
+) -> AfterValidator:
+    def check(value: int) -> int:
+        if not lo <= value <= hi:
+            raise _error(
+                f"{ja_name}は {lo}〜{hi} の整数です ({value})",
+                f"{en_name} must be an integer from {lo} to {hi} (got {value})",
+                rule,
+            )
+        return value
+
+    return AfterValidator(check)
+
+
+def _nonempty(ja_name: str, en_name: str) -> AfterValidator:
+    def check(value: str) -> str:
+        if not value.strip():
+            raise _error(f"{ja_name}が空です", f"{en_name} is empty")
+        return value
+
+    return AfterValidator(check)
+
+
+Score = Annotated[int, _bounded(0, MAX_VALUE, "能力値", "an ability")]
+Rate = Annotated[int, _bounded(0, 100, "成長率", "a growth rate", "UM-LEVEL-02")]
+SkillValue = Annotated[int, _bounded(0, MAX_VALUE, "スキル", "a skill")]
+
+
+class _Part(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Ability(_Part):
+    """An ability score and its growth rate (成長率, %, UM-LEVEL-02)."""
+
+    value: Score
+    growth_rate: Rate = 0
+
+
+class Skills(_Part):
+    """戦闘スキル, 盗賊スキル, 魔術スキル (success rates in %)."""
+
+    combat: SkillValue = 0
+    thief: SkillValue = 0
+    magic: SkillValue = 0
+
+
+class Spell(_Part):
+    """A known spell: its school (門), 発動率半分, hostile (resisted by RC, UM-MAGIC-03)."""
+
+    name: Annotated[str, _nonempty("魔法名", "a spell name")]
+    school: str = ""
+    half_rate: bool = False
+    hostile: bool = False
+
+
+class Weapon(_Part):
+    """A weapon: fixed damage dice (UM-DMG-01), two-handed, abilities (連続/必殺…, UM-MELEE-02)."""
+
+    name: Annotated[str, _nonempty("武器名", "a weapon name")]
+    damage: Annotated[str, _nonempty("ダメージダイス", "the damage dice")] = "1D6"
+    two_handed: bool = False
+    ranged: bool = False
+    abilities: list[str] = Field(default_factory=list)
+
+
+class FormulaTable(_Part):
+    """UM-LEVEL-03 house rule (off by default): values derived from abilities by formulas."""
+
+    enabled: bool = False
+    formulas: dict[str, str] = Field(default_factory=dict)
+
+
+class UnmeiSheet(SheetBase):
+    """A 運命判定d100 character: PC, mob or named NPC."""
+
+    system: str = "UnmeiD100"
+    kind: CharacterKind = CharacterKind.PC
+    level: Annotated[int, _bounded(MIN_LEVEL, MAX_LEVEL, "レベル", "level", "UM-LEVEL-01")] = 1
+    abilities: dict[str, Ability]
+    skills: Skills = Field(default_factory=Skills)
+    max_hp: Annotated[int, _bounded(0, 99999, "最大HP", "max HP")] = 0
+    ac: Annotated[int, _bounded(-MAX_VALUE, MAX_VALUE, "アーマークラス", "armour class")] = 0
+    rc: Annotated[int, _bounded(-MAX_VALUE, MAX_VALUE, "レジストクラス", "resist class")] = 0
+    action_points: Annotated[int, _bounded(1, 20, "行動力", "action points", "UM-TURN-01")] = 1
+    school: str = ""
+    spells: list[Spell] = Field(default_factory=list)
+    weapons: list[Weapon] = Field(default_factory=list)
+    shield: bool = False
+    mounted: bool = False
+    fate_uses_left: int | None = None
+    formula_table: FormulaTable = Field(default_factory=FormulaTable)
+
+    @model_validator(mode="after")
+    def _check_sheet(self) -> UnmeiSheet:
+        if self.system != "UnmeiD100":
+            raise _error(
+                f"system は UnmeiD100 です ({self.system})", f"system must be UnmeiD100 ({self.system})"
+            )
+        missing = [a for a in CORE_ABILITIES if a not in self.abilities]
+        if missing:
+            raise _error(
+                f"abilities に {'・'.join(missing)} がありません",
+                f"abilities lacks {', '.join(missing)}",
+            )
+        most = self.fate_uses_max
+        if self.fate_uses_left is not None and not 0 <= self.fate_uses_left <= most:
+            raise _error(
+                f"fate_uses_left (運命判定の残り回数) は 0〜{most} です ({self.fate_uses_left})",
+                f"fate_uses_left must be 0 to {most} ({self.fate_uses_left})",
+                "UM-FATE-01",
+            )
+        if self.hp > self.max_hp and not self.formula_table.enabled:
+            raise _error(
+                f"HP ({self.hp}) が最大HP ({self.max_hp}) を超えています",
+                f"hp ({self.hp}) exceeds max_hp ({self.max_hp})",
+            )
+        if self.formula_table.enabled:
+            for name, formula in self.formula_table.formulas.items():
+                if name not in DERIVABLE:
+                    raise _error(
+                        f"formula_table の {name} は導出できません ({'/'.join(DERIVABLE)})",
+                        f"formula_table cannot derive {name} ({'/'.join(DERIVABLE)})",
+                        "UM-LEVEL-03",
+                    )
+                try:
+                    evaluate_formula(formula, self.ability_values())
+                except UnmeiRuleError as error:
+                    raise _error(error.message.ja, error.message.en, "UM-LEVEL-03") from None
+        return self
+
+    # ------------------------------------------------------------ derived values
+    @property
+    def fate_uses_max(self) -> int:
+        """UM-FATE-01/03: the level for PCs and named NPCs, 1 for a mob."""
+        return fate_uses_per_session(self.kind, self.level).uses
+
+    @property
+    def fate_uses(self) -> int:
+        """Fate checks left (the full count when ``fate_uses_left`` is not set)."""
+        return self.fate_uses_max if self.fate_uses_left is None else self.fate_uses_left
+
+    def ability_values(self) -> dict[str, int]:
+        return {name: a.value for name, a in self.abilities.items()}
+
+    def derived(self) -> dict[str, int]:
+        """UM-LEVEL-03: the formula table's values (empty when the table is off)."""
+        if not self.formula_table.enabled:
+            return {}
+        return dict(derive(self.formula_table.formulas, self.ability_values()).values)
+
+    def effective(self) -> dict[str, int]:
+        """Skills and sub-values as used in play: entered, or derived when the table is on."""
+        values = {
+            "戦闘": self.skills.combat,
+            "盗賊": self.skills.thief,
+            "魔術": self.skills.magic,
+            "最大HP": self.max_hp,
+            "AC": self.ac,
+            "RC": self.rc,
+            "行動力": self.action_points,
+        }
+        values.update(self.derived())
+        return values
+
+    def references(self) -> dict[str, int]:
+        """``{…}`` labels: abilities, skills (戦闘 / 戦闘スキル …), HP, AC, RC, 行動力, レベル."""
+        eff = self.effective()
+        refs = dict(super().references())
+        refs.update(self.ability_values())
+        for label in ("戦闘", "盗賊", "魔術"):
+            refs[label] = eff[label]
+            refs[label + "スキル"] = eff[label]
+        refs.update(
+            {
+                "MHP": eff["最大HP"],
+                "最大HP": eff["最大HP"],
+                "AC": eff["AC"],
+                "アーマークラス": eff["AC"],
+                "RC": eff["RC"],
+                "レジストクラス": eff["RC"],
+                "行動力": eff["行動力"],
+                "レベル": self.level,
+                "運命判定": fate_target(self.abilities["運命"].value),
+                "運命判定回数": self.fate_uses,
+            }
+        )
+        return refs
