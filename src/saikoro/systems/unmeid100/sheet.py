@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from saikoro.sheets import SheetBase
@@ -132,43 +132,69 @@ class UnmeiSheet(SheetBase):
     fate_uses_left: int | None = None
     formula_table: FormulaTable = Field(default_factory=FormulaTable)
 
-    @model_validator(mode="after")
-    def _check_sheet(self) -> UnmeiSheet:
-        if self.system != "UnmeiD100":
-            raise _error(
-                f"system は UnmeiD100 です ({self.system})", f"system must be UnmeiD100 ({self.system})"
-            )
-        missing = [a for a in CORE_ABILITIES if a not in self.abilities]
+    @field_validator("system")
+    @classmethod
+    def _check_system(cls, value: str) -> str:
+        if value != "UnmeiD100":
+            raise _error(f"system は UnmeiD100 です ({value})", f"system must be UnmeiD100 ({value})")
+        return value
+
+    @field_validator("abilities")
+    @classmethod
+    def _check_abilities(cls, value: dict[str, Ability]) -> dict[str, Ability]:
+        missing = [a for a in CORE_ABILITIES if a not in value]
         if missing:
             raise _error(
-                f"abilities に {'・'.join(missing)} がありません",
-                f"abilities lacks {', '.join(missing)}",
+                f"{'・'.join(missing)} がありません (必須: {'・'.join(CORE_ABILITIES)})",
+                f"missing {', '.join(missing)} (required: {', '.join(CORE_ABILITIES)})",
             )
-        most = self.fate_uses_max
-        if self.fate_uses_left is not None and not 0 <= self.fate_uses_left <= most:
+        return value
+
+    @field_validator("max_hp")
+    @classmethod
+    def _check_max_hp(cls, value: int, info: ValidationInfo) -> int:
+        hp = info.data.get("hp")
+        if isinstance(hp, int) and hp > value:
             raise _error(
-                f"fate_uses_left (運命判定の残り回数) は 0〜{most} です ({self.fate_uses_left})",
-                f"fate_uses_left must be 0 to {most} ({self.fate_uses_left})",
+                f"HP ({hp}) が最大HP ({value}) を超えています",
+                f"hp ({hp}) exceeds max_hp ({value})",
+            )
+        return value
+
+    @field_validator("fate_uses_left")
+    @classmethod
+    def _check_fate_uses(cls, value: int | None, info: ValidationInfo) -> int | None:
+        kind, level = info.data.get("kind"), info.data.get("level")
+        if value is None or kind is None or level is None:
+            return value
+        most = fate_uses_per_session(kind, level).uses
+        if not 0 <= value <= most:
+            raise _error(
+                f"運命判定の残り回数は 0〜{most} です ({value})",
+                f"fate uses left must be 0 to {most} ({value})",
                 "UM-FATE-01",
             )
-        if self.hp > self.max_hp and not self.formula_table.enabled:
-            raise _error(
-                f"HP ({self.hp}) が最大HP ({self.max_hp}) を超えています",
-                f"hp ({self.hp}) exceeds max_hp ({self.max_hp})",
-            )
-        if self.formula_table.enabled:
-            for name, formula in self.formula_table.formulas.items():
-                if name not in DERIVABLE:
-                    raise _error(
-                        f"formula_table の {name} は導出できません ({'/'.join(DERIVABLE)})",
-                        f"formula_table cannot derive {name} ({'/'.join(DERIVABLE)})",
-                        "UM-LEVEL-03",
-                    )
-                try:
-                    evaluate_formula(formula, self.ability_values())
-                except UnmeiRuleError as error:
-                    raise _error(error.message.ja, error.message.en, "UM-LEVEL-03") from None
-        return self
+        return value
+
+    @field_validator("formula_table")
+    @classmethod
+    def _check_formulas(cls, value: FormulaTable, info: ValidationInfo) -> FormulaTable:
+        abilities = info.data.get("abilities")
+        if not value.enabled or abilities is None:
+            return value
+        values = {name: a.value for name, a in abilities.items()}
+        for name, formula in value.formulas.items():
+            if name not in DERIVABLE:
+                raise _error(
+                    f"{name} は導出できません ({'/'.join(DERIVABLE)})",
+                    f"cannot derive {name} ({'/'.join(DERIVABLE)})",
+                    "UM-LEVEL-03",
+                )
+            try:
+                evaluate_formula(formula, values)
+            except UnmeiRuleError as error:
+                raise _error(error.message.ja, error.message.en, "UM-LEVEL-03") from None
+        return value
 
     # ------------------------------------------------------------ derived values
     @property
