@@ -1,0 +1,314 @@
+"""Every BCDice-API v2 route: exact JSON shapes, status codes and CORS headers."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+import saikoro
+from saikoro.server.routes_v2 import API_VERSION, BCDICE_VERSION
+from saikoro.systems import systems
+
+SYSTEM_IDS = ("DiceBot", "LittleWorld", "UnmeiD100")
+
+
+def assert_cors(response) -> None:
+    assert response.headers["access-control-allow-origin"] == "*"
+
+
+def assert_json(response, status: int, body: dict) -> None:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/json")
+    assert response.json() == body
+    assert_cors(response)
+
+
+# -- version, admin, game systems -------------------------------------------------
+
+
+def test_version(client) -> None:
+    assert_json(
+        client.get("/v2/version"),
+        200,
+        {"api": API_VERSION, "bcdice": BCDICE_VERSION, "saikoro": saikoro.__version__},
+    )
+    assert re.fullmatch(r"2\.\d+\.\d+", API_VERSION)
+
+
+def test_admin_from_environment(client, monkeypatch) -> None:
+    monkeypatch.setenv("SAIKORO_ADMIN_NAME", "サイコロ管理人")
+    monkeypatch.setenv("SAIKORO_ADMIN_URL", "https://example.org/terms")
+    monkeypatch.setenv("SAIKORO_ADMIN_EMAIL", "gm@example.org")
+    assert_json(
+        client.get("/v2/admin"),
+        200,
+        {"name": "サイコロ管理人", "url": "https://example.org/terms", "email": "gm@example.org"},
+    )
+
+
+def test_admin_unset_is_empty_strings(client, monkeypatch) -> None:
+    for key in ("NAME", "URL", "EMAIL"):
+        monkeypatch.delenv(f"SAIKORO_ADMIN_{key}", raising=False)
+        monkeypatch.delenv(f"BCDICE_API_ADMIN_{key}", raising=False)
+    assert_json(client.get("/v2/admin"), 200, {"name": "", "url": "", "email": ""})
+
+
+def test_game_system_list_sorted_by_sort_key(client) -> None:
+    response = client.get("/v2/game_system")
+    assert response.status_code == 200
+    assert_cors(response)
+    body = response.json()
+    assert list(body) == ["game_system"]
+    entries = body["game_system"]
+    assert all(list(e) == ["id", "name", "sort_key"] for e in entries)
+    assert [e["sort_key"] for e in entries] == sorted(e["sort_key"] for e in entries)
+    by_id = {e["id"]: e for e in entries}
+    assert set(SYSTEM_IDS) <= set(by_id)
+    for system_id in SYSTEM_IDS:
+        system = systems[system_id]
+        assert by_id[system_id] == {"id": system.id, "name": system.name, "sort_key": system.sort_key}
+    assert by_id["LittleWorld"]["name"] == "帽子世界TRPG"
+    assert by_id["UnmeiD100"] == {
+        "id": "UnmeiD100",
+        "name": "運命判定d100",
+        "sort_key": "うんめいはんていD100",
+    }
+
+
+@pytest.mark.parametrize("system_id", SYSTEM_IDS)
+def test_game_system_info(client, system_id: str) -> None:
+    system = systems[system_id]
+    response = client.get(f"/v2/game_system/{system_id}")
+    assert_json(
+        response,
+        200,
+        {
+            "ok": True,
+            "id": system_id,
+            "name": system.name,
+            "sort_key": system.sort_key,
+            "command_pattern": system.command_pattern.pattern,
+            "help_message": system.help_message,
+        },
+    )
+    body = response.json()
+    assert body["help_message"] and body["command_pattern"].startswith("^S?(")
+
+
+def test_unknown_game_system(client) -> None:
+    body = {"ok": False, "reason": "unsupported game system"}
+    assert_json(client.get("/v2/game_system/Hoge"), 400, body)
+    assert_json(client.get("/v2/game_system/Hoge/roll", params={"command": "1d100<=70"}), 400, body)
+    assert_json(client.post("/v2/game_system/Hoge/roll", data={"command": "1d100<=70"}), 400, body)
+    # IDs are exact, as BCDice's registry.
+    assert_json(client.get("/v2/game_system/littleworld"), 400, body)
+
+
+# -- roll ----------------------------------------------------------------------------
+
+
+def expected_roll(command: str, system: str, rands: list[tuple[int, int]]) -> dict:
+    result = saikoro.roll(command, system, rands=rands)
+    assert result is not None
+    return result.to_json()
+
+
+def test_roll_get_exact_body(client, dice) -> None:
+    dice.next = [(3, 6), (4, 6)]
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "2D6>=7"})
+    body = expected_roll("2D6>=7", "DiceBot", [(3, 6), (4, 6)])
+    assert_json(response, 200, body)
+    got = response.json()
+    assert list(got) == ["ok", "text", "secret", "success", "failure", "critical", "fumble", "rands"]
+    assert got["ok"] is True and got["success"] is True and got["failure"] is False
+    assert got["secret"] is False and got["critical"] is False and got["fumble"] is False
+    assert got["rands"] == [
+        {"kind": "normal", "sides": 6, "value": 3},
+        {"kind": "normal", "sides": 6, "value": 4},
+    ]
+    assert "＞" in got["text"] and got["text"].endswith("成功")
+    assert dice.sources[-1].remaining == 0
+
+
+def test_roll_post_form_body(client, dice) -> None:
+    dice.next = [(1, 100)]
+    response = client.post("/v2/game_system/DiceBot/roll", data={"command": "1d100<=70"})
+    assert_json(response, 200, expected_roll("1d100<=70", "DiceBot", [(1, 100)]))
+    assert response.json()["success"] is True
+
+
+def test_roll_post_with_query_parameter(client, dice) -> None:
+    dice.next = [(99, 100)]
+    response = client.post("/v2/game_system/DiceBot/roll", params={"command": "1D100<=70"})
+    assert_json(response, 200, expected_roll("1D100<=70", "DiceBot", [(99, 100)]))
+    assert response.json()["failure"] is True
+
+
+def test_roll_secret(client, dice) -> None:
+    dice.next = [(2, 6), (5, 6)]
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "S2D6"})
+    assert response.status_code == 200
+    assert response.json() == expected_roll("S2D6", "DiceBot", [(2, 6), (5, 6)])
+    assert response.json()["secret"] is True
+
+
+def test_roll_full_width_command(client, dice) -> None:
+    dice.next = [(6, 6), (6, 6)]
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "２Ｄ６＞＝７"})
+    assert response.status_code == 200
+    assert response.json()["rands"] == [
+        {"kind": "normal", "sides": 6, "value": 6},
+        {"kind": "normal", "sides": 6, "value": 6},
+    ]
+
+
+@pytest.mark.parametrize("params", [{"command": "a"}, {}, {"command": ""}])
+def test_unsupported_command(client, params: dict) -> None:
+    body = {"ok": False, "reason": "unsupported command"}
+    assert_json(client.get("/v2/game_system/DiceBot/roll", params=params), 400, body)
+    assert_json(client.post("/v2/game_system/DiceBot/roll", data=params), 400, body)
+
+
+def test_too_long_command_is_a_clear_400(client) -> None:
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "1D6+" * 300 + "1"})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["ok"] is False and body["reason"] != "internal error" and body["message"]
+    assert_cors(response)
+
+
+HOSTILE = [
+    "9999999999999999999D9999999999",
+    "201D6",
+    "200D10000",
+    "200D6+200D6+200D6+200D6+200D6+200D6+200D6+200D6+200D6+200D6",
+    "x100 200D6",
+    "200U2[2]",
+    "200R2[2]>=1",
+    "(" * 400 + "1D6" + ")" * 400,
+    "1D6" + "*9999999" * 100,
+    "C(" + "9" * 900 + "*" + "9" * 90 + ")",
+    "choice[" + "a," * 400 + "b]",
+    "1D6/0",
+    "D66" * 300,
+    "\x00\x01\x02\u202e1D6",
+]
+
+
+@pytest.mark.parametrize("command", HOSTILE)
+def test_hostile_commands_answer_fast(command: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from saikoro.server import create_app
+
+    with TestClient(create_app()) as client:
+        started = time.monotonic()
+        response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
+        elapsed = time.monotonic() - started
+    assert elapsed < 3.0
+    assert response.status_code in (200, 400), response.text
+    assert response.json()["ok"] is (response.status_code == 200)
+    assert_cors(response)
+
+
+def test_time_bound_gives_503(dice) -> None:
+    from fastapi.testclient import TestClient
+
+    from saikoro.server import create_app
+
+    class SlowSource:
+        def roll(self, sides: int) -> int:
+            time.sleep(0.5)
+            return 1
+
+    app = create_app(source_factory=SlowSource, roll_timeout=0.1)
+    with TestClient(app) as client:
+        started = time.monotonic()
+        response = client.get("/v2/game_system/DiceBot/roll", params={"command": "1D6"})
+    assert time.monotonic() - started < 0.45
+    assert response.status_code == 503
+    assert response.json()["reason"] == "timeout"
+    assert_cors(response)
+
+
+# -- original table --------------------------------------------------------------------
+
+DRINKS = "飲み物表\n1D6\n1:水\n2:緑茶\n3:麦茶\n4:コーラ\n5:オレンジジュース\n6:選ばれし者の知的飲料\n"
+
+
+def test_original_table(client, dice) -> None:
+    dice.next = [(6, 6)]
+    assert_json(
+        client.post("/v2/original_table", data={"table": DRINKS}),
+        200,
+        {
+            "ok": True,
+            "text": "飲み物表(6) ＞ 選ばれし者の知的飲料",
+            "rands": [{"kind": "normal", "sides": 6, "value": 6}],
+        },
+    )
+
+
+def test_original_table_invalid(client, dice) -> None:
+    gap = DRINKS.replace("3:麦茶\n", "")
+    response = client.post("/v2/original_table", data={"table": gap})
+    assert response.status_code == 400
+    assert response.json()["reason"] == "invalid table" and response.json()["ok"] is False
+    assert_cors(response)
+    response = client.post("/v2/original_table", data={})
+    assert response.status_code == 400 and response.json()["reason"] == "invalid table"
+
+
+# -- errors for everything else ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/"),
+        ("get", "/v1/names"),
+        ("get", "/v2"),
+        ("get", "/v2/game_system/DiceBot/roll/extra"),
+        ("get", "/v2/original_table"),  # POST only, as BCDice-API
+        ("post", "/v2/version"),
+        ("delete", "/v2/game_system/DiceBot/roll"),
+    ],
+)
+def test_not_found(client, method: str, path: str) -> None:
+    assert_json(client.request(method.upper(), path), 404, {"ok": False, "reason": "not found"})
+
+
+def test_request_too_large(client) -> None:
+    response = client.post("/v2/original_table", data={"table": "x" * 70_000})
+    assert response.status_code == 413
+    assert response.json()["reason"] == "request too large"
+    assert_cors(response)
+
+
+def test_preflight(client) -> None:
+    response = client.options(
+        "/v2/game_system/DiceBot/roll",
+        headers={"Origin": "https://udonarium.app", "Access-Control-Request-Method": "POST"},
+    )
+    assert response.status_code == 204
+    assert_cors(response)
+    assert "POST" in response.headers["access-control-allow-methods"]
+
+
+def test_openapi_documents_every_route(client) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    assert set(paths) == {
+        "/v2/version",
+        "/v2/admin",
+        "/v2/game_system",
+        "/v2/game_system/{id}",
+        "/v2/game_system/{id}/roll",
+        "/v2/original_table",
+    }
+    assert set(paths["/v2/game_system/{id}/roll"]) == {"get", "post"}
+    roll = paths["/v2/game_system/{id}/roll"]["get"]
+    assert {p["name"] for p in roll["parameters"]} == {"id", "command"}
+    assert "400" in roll["responses"]
