@@ -17,6 +17,7 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from saikoro.dice.arith import preprocess
 from saikoro.dice.normalize import normalize
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
@@ -41,10 +42,12 @@ _modules: list[ModuleType] = []
 
 
 def common_command_modules() -> list[ModuleType]:
+    """The common command modules, imported on first use (CLI start-up stays fast)."""
     if not _modules:
-        _modules.extend(
+        loaded = [
             importlib.import_module(f"saikoro.dice.commands.{name}") for name in COMMON_COMMANDS
-        )
+        ]
+        _modules[:] = loaded
     return _modules
 
 
@@ -59,17 +62,22 @@ def __getattr__(name: str) -> object:
 
 
 def eval_specific(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
-    """The system's own command, with BCDice's ``S`` prefix handling (as ``dice_command``)."""
+    """The system's own command, as BCDice's ``dice_command``.
+
+    The text is preprocessed first (first word only, ``(8/2)`` → ``4``, ``2D`` → ``2D6``),
+    upper-cased, and a leading ``S`` (secret) is removed before ``system.eval_specific``.
+    """
     pattern = system.prefixes_pattern
     if pattern is None:
         return None
-    match = pattern.match(text)
+    command = preprocess(text, system).upper()
+    match = pattern.match(command)
     if match is None:
         return None
     secret = match.group(1) is not None
-    command = text[1:] if secret else text
-    command = command.split(None, 1)[0] if command.strip() else command
-    result = system.eval_specific(command.upper(), randomizer)
+    if secret:
+        command = command[1:]
+    result = system.eval_specific(command, randomizer)
     if result is not None:
         result.secret = result.secret or secret
     return result

@@ -1,0 +1,61 @@
+"""Repeat: run one command several times (``x3 2D6``, ``rep3 2D6``, ``repeat3 2D6``).
+
+At most :data:`REPEAT_LIMIT` times; a repeat inside a repeat is refused (it would
+multiply the work). Each repetition goes through the whole pipeline again
+(``engine.evaluate_normalized``) with the same randomizer, so BCDice's limit on
+dice per command holds for the whole line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from saikoro.dice.result import RollResult
+
+if TYPE_CHECKING:
+    from saikoro.dice.randomizer import Randomizer
+    from saikoro.systems.base import GameSystem
+
+PREFIX_PATTERN = r"(repeat|rep|x)\d+"
+
+REPEAT_LIMIT = 100
+
+_COMMAND = re.compile(r"(S)?(repeat|rep|x)([0-9]+)[ \t\n\v\f\r]+", re.IGNORECASE)
+# BCDice only refuses a lower-case nested repeat; saikoro refuses every spelling, with or
+# without the secret prefix, so that "x100 X100 …" cannot run 10000 commands.
+_NESTED = re.compile(r"S?(repeat|rep|x)[0-9]+", re.IGNORECASE)
+
+NESTED_TEXT = "Repeatコマンドの重複はできません"
+TIMES_TEXT = f"繰り返し回数は1以上、{REPEAT_LIMIT}以下としてください"
+FAILED_TEXT = "繰り返し対象のコマンドが実行できませんでした ({trailer})"
+
+
+def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+    match = _COMMAND.match(text)
+    if match is None:
+        return None
+    trailer = text[match.end() :]
+    if not trailer:
+        return None
+    secret = match.group(1) is not None
+    times = int(match.group(3))
+    if _NESTED.match(trailer):
+        return RollResult(text=NESTED_TEXT, secret=secret)
+    if not 1 <= times <= REPEAT_LIMIT:
+        return RollResult(text=TIMES_TEXT, secret=secret)
+
+    from saikoro.dice.engine import evaluate_normalized
+
+    results = [evaluate_normalized(trailer, system, randomizer) for _ in range(times)]
+    if all(r is None for r in results):
+        return RollResult(text=FAILED_TEXT.format(trailer=trailer), secret=secret)
+    text = "\n\n".join(
+        f"#{index}\n{r.text if r is not None else ''}" for index, r in enumerate(results, 1)
+    )
+    secret = secret or any(r is not None and r.secret for r in results)
+    return RollResult(
+        text=text,
+        secret=secret,
+        detail={"repeat": [r for r in results if r is not None]},
+    )

@@ -1,0 +1,71 @@
+"""BCDice's own test data for the generic system, run straight from ``shared/conformance/bcdice``.
+
+Every ``game_system = "DiceBot"`` case of every ``*.toml`` file goes through
+``saikoro.roll(input, "DiceBot", rands)`` with its fixed dice; the text and the
+five flags must equal BCDice's (absent flags mean false, ``output = ""`` means
+"not a command", i.e. None).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import saikoro
+
+FLAGS = ("secret", "success", "failure", "critical", "fumble")
+EXPECTED_CASES = 326
+
+
+def _conformance_dir_for_collection() -> Path | None:
+    """Where the data is, to enumerate cases at collection time (the test reads via ``shared``)."""
+    repo = Path(__file__).resolve().parents[2]
+    env = os.environ.get("SAIKORO_SHARED_DIR")
+    for candidate in ([Path(env)] if env else []) + [repo.parent / "shared", repo / "shared"]:
+        if (candidate / "conformance" / "bcdice").is_dir():
+            return candidate / "conformance" / "bcdice"
+    return None
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    with path.open("rb") as handle:
+        return [t for t in tomllib.load(handle).get("test", []) if t["game_system"] == "DiceBot"]
+
+
+def _case_ids() -> list[tuple[str, int]]:
+    folder = _conformance_dir_for_collection()
+    if folder is None:
+        return []
+    return [
+        (path.name, index)
+        for path in sorted(folder.glob("*.toml"))
+        for index in range(len(_load(path)))
+    ]
+
+
+CASES = _case_ids()
+
+
+def test_every_dicebot_case_is_collected(shared: Path) -> None:
+    folder = shared / "conformance" / "bcdice"
+    total = sum(len(_load(path)) for path in folder.glob("*.toml"))
+    assert total == EXPECTED_CASES
+    assert len(CASES) == total
+
+
+@pytest.mark.parametrize(("file_name", "index"), CASES, ids=[f"{f}#{i}" for f, i in CASES])
+def test_bcdice_case(shared: Path, file_name: str, index: int) -> None:
+    case = _load(shared / "conformance" / "bcdice" / file_name)[index]
+    rands = [(r["value"], r["sides"]) for r in case.get("rands", [])]
+    result = saikoro.roll(case["input"], "DiceBot", rands)
+    if case["output"] == "":
+        assert result is None, f"{case['input']!r} should not be a command, got {result.text!r}"
+        return
+    assert result is not None, f"{case['input']!r} is a command in BCDice"
+    assert result.text == case["output"]
+    for flag in FLAGS:
+        assert getattr(result, flag) == case.get(flag, False), flag
