@@ -1,9 +1,143 @@
-"""(Sub-command not written yet: its issue's helper fills this module.)"""
+"""``saikoro play``: a room's chat lines from a terminal or a script (a contract).
+
+    saikoro play --db PATH_OR_URL --room NAME [--system ID] [--as NAME] [--gm]
+                 [--rands V/S,…] [--json]
+
+Reads chat lines — an interactive prompt with history when stdin is a terminal, plain
+lines otherwise — and prints each result. The exit status is 1 when a line was refused
+(or scripted dice were left over), 2 when the room cannot be opened.
+"""
 
 from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
 
 import typer
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command(
+        name="play",
+        help="Play in a room: chat lines, dice, characters, combat (see docs/play.md).",
+    )(play)
+
+
+def play(
+    db: str = typer.Option(..., "--db", help="SQLite file path or postgresql:// URL"),
+    room: str = typer.Option(..., "--room", help="room name"),
+    system: str | None = typer.Option(None, "--system", help="game system ID (creates the room)"),
+    as_: str | None = typer.Option(None, "--as", help="speak as this character"),
+    gm: bool = typer.Option(False, "--gm", help="you are the GM (secret rolls, /gm rulings)"),
+    rands: str | None = typer.Option(None, "--rands", help="scripted dice V/S,… for the whole run"),
+    as_json: bool = typer.Option(False, "--json", help="one JSON object per line"),
+) -> None:
+    raise typer.Exit(run_play(db, room, system, as_, gm, rands, as_json))
+
+
+def _lines_from_terminal() -> Iterator[str]:
+    from pathlib import Path
+
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+    history: Any
+    try:
+        path = Path.home() / ".saikoro_play_history"
+        path.touch(exist_ok=True)
+        history = FileHistory(str(path))
+    except OSError:
+        history = InMemoryHistory()
+    prompt: PromptSession[str] = PromptSession(history=history)
+    while True:
+        try:
+            yield prompt.prompt("> ")
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return
+
+
+def _lines_from_stdin() -> Iterator[str]:
+    for raw in sys.stdin:
+        yield raw.rstrip("\n")
+
+
+def run_play(
+    db: str,
+    room: str,
+    system: str | None,
+    speaker: str | None,
+    gm: bool,
+    rands: str | None,
+    as_json: bool,
+) -> int:
+    from saikoro.dice.randomizer import RandomSource, ScriptedSource, parse_rands
+    from saikoro.errors import SaikoroError
+    from saikoro.i18n import current_lang
+    from saikoro.store import open_store
+    from saikoro.table.session import TableSession
+
+    lang = current_lang()
+
+    def fatal(error: SaikoroError) -> int:
+        if as_json:
+            print(json.dumps({"ok": False, "reason": error.reason, "ja": error.message.ja,
+                              "en": error.message.en}, ensure_ascii=False))
+        else:
+            print(error.message.both(), file=sys.stderr)
+        return 2
+
+    try:
+        scripted = ScriptedSource(parse_rands(rands)) if rands is not None else None
+        store = open_store(db)
+        session = TableSession.open(
+            store, room, system, speaker=speaker, gm=gm, source=scripted or RandomSource()
+        )
+    except SaikoroError as error:
+        return fatal(error)
+
+    status = 0
+    interactive = sys.stdin.isatty() and not as_json
+    lines = _lines_from_terminal() if interactive else _lines_from_stdin()
+    try:
+        for line in lines:
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            try:
+                outcome = session.run(line)
+            except SaikoroError as error:
+                status = 1
+                if as_json:
+                    print(json.dumps({"line": line, "ok": False, "reason": error.reason,
+                                      "ja": error.message.ja, "en": error.message.en},
+                                     ensure_ascii=False), flush=True)
+                else:
+                    print(f"エラー / error: {error.message.both()}", flush=True)
+                continue
+            if as_json:
+                body: dict[str, Any] = {
+                    "line": line,
+                    "ok": True,
+                    "text": outcome.text(lang, gm=gm),
+                    "events": len(outcome.events),
+                    "version": session.state.version,
+                }
+                if outcome.data is not None:
+                    body["state"] = outcome.data
+                print(json.dumps(body, ensure_ascii=False), flush=True)
+            else:
+                text = outcome.text(lang, gm=gm)
+                if text:
+                    print(text, flush=True)
+        if scripted is not None and scripted.remaining:
+            try:
+                scripted.assert_exhausted()
+            except SaikoroError as error:
+                status = 1
+                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+    finally:
+        store.close()
+    return status

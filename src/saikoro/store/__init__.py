@@ -1,0 +1,11 @@
+"""Persistence of rooms: an append-only event log with snapshots (SQLAlchemy 2).
+
+``open_store(url_or_path)`` gives a :class:`~saikoro.store.sql.SqlStore`: a SQLite file by
+default, PostgreSQL for a ``postgresql://`` URL (driver psycopg 3).
+"""
+
+from __future__ import annotations
+
+from saikoro.store.sql import RoomRecord, SqlStore, StoreError, VersionConflict, open_store
+
+__all__ = ["RoomRecord", "SqlStore", "StoreError", "VersionConflict", "open_store"]

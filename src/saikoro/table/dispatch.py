@@ -1,0 +1,525 @@
+"""Chat line → validated against the room state → events (no I/O).
+
+``dispatch(state, line, ctx)`` returns an :class:`Outcome` (events + what to show) or
+raises a :class:`~saikoro.errors.SaikoroError` — then nothing changes. Reading files for
+``/char add`` and asking the log for ``/undo`` / ``/log`` go through ``ctx``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from saikoro.dice.randomizer import DiceSource, Randomizer
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.sheets import SheetBase
+from saikoro.table import events as ev
+from saikoro.table.emit import Emit, TableError, fail
+from saikoro.table.events import Event, now_iso
+from saikoro.table.state import Character, Condition, RoomState, public_view
+from saikoro.table.tracker import Tracker
+
+
+class History(Protocol):
+    """The room's log, as the dispatcher may read it (the store implements it)."""
+
+    def state_before(self, command_id: str) -> RoomState: ...
+
+    def recent(self, count: int) -> list[tuple[int, Event]]: ...
+
+
+@dataclass
+class Context:
+    speaker: str | None = None  # --as NAME
+    gm: bool = False
+    source: DiceSource | None = None
+    history: History | None = None
+    base_dir: Path = field(default_factory=Path.cwd)
+
+
+@dataclass
+class Outcome:
+    events: list[Event]
+    lines: list[Message]
+    secret_lines: list[Message] = field(default_factory=list)
+    data: dict[str, Any] | None = None
+    command_id: str = ""
+
+    def text(self, lang: str | None = None, *, gm: bool = False) -> str:
+        shown = list(self.lines) + (list(self.secret_lines) if gm else [])
+        return "\n".join(m.text(lang) for m in shown)
+
+
+# -- sheet files: the hook for other formats ---------------------------------------------
+
+#: suffix → loader(path, system) for character files other than saikoro's JSON/YAML sheets.
+#: ``saikoro.transfer`` registers Udonarium / CCFOLIA importers here (``register_sheet_importer``).
+SHEET_IMPORTERS: dict[str, Callable[[Path, str], SheetBase]] = {}
+
+
+def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase]) -> None:
+    SHEET_IMPORTERS[suffix.lower()] = loader
+
+
+def load_character_file(path: Path, system: str) -> SheetBase:
+    suffix = path.suffix.lower()
+    if suffix in (".json", ".yaml", ".yml"):
+        from saikoro.sheets import load_sheet
+
+        try:
+            return load_sheet(path, system)
+        except SaikoroError:
+            if suffix != ".json" or ".json" not in SHEET_IMPORTERS:
+                raise
+            return SHEET_IMPORTERS[".json"](path, system)
+    if suffix not in SHEET_IMPORTERS:
+        try:  # importing saikoro.transfer registers its importers (when it exists)
+            __import__("saikoro.transfer")
+        except ImportError:
+            pass
+    loader = SHEET_IMPORTERS.get(suffix)
+    if loader is None:
+        raise fail(
+            f"{path.name}: この形式のキャラクターファイルは読めません (.json/.yaml)",
+            f"{path.name}: unsupported character file (.json/.yaml)",
+            "unsupported file",
+        )
+    return loader(path, system)
+
+
+# -- trackers ---------------------------------------------------------------------------
+
+_TRACKERS: dict[str, Tracker] = {}
+
+
+def tracker_for(system: str) -> Tracker:
+    if system not in _TRACKERS:
+        if system == "LittleWorld":
+            from saikoro.table.littleworld_tracker import LittleWorldTracker
+
+            _TRACKERS[system] = LittleWorldTracker()
+        elif system == "UnmeiD100":
+            from saikoro.table.unmeid100_tracker import UnmeiTracker
+
+            _TRACKERS[system] = UnmeiTracker()
+        else:
+            _TRACKERS[system] = Tracker()
+    return _TRACKERS[system]
+
+
+# -- the dispatcher ---------------------------------------------------------------------
+
+_AT = re.compile(r"^@(\S+)\s+(.*)$", re.DOTALL)
+_STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*([+\-=])\s*(-?\d+)\s*$")
+_REF = re.compile(r"\{([^{}]+)\}")
+
+
+def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
+    """Carry out one chat line against ``state``; raises SaikoroError on a bad line."""
+    line = line.strip()
+    command_id = uuid.uuid4().hex
+    if not line:
+        return Outcome([], [], command_id=command_id)
+    speaker = ctx.speaker
+    match = _AT.match(line)
+    if match:
+        speaker, line = match.group(1), match.group(2).strip()
+    emit = Emit(state, Randomizer(ctx.source), gm=False)
+    data: dict[str, Any] | None = None
+    tracker = tracker_for(state.system)
+    if line.startswith("/"):
+        data = _slash(emit, tracker, line, speaker, ctx)
+    elif line.startswith(":"):
+        _status_edit(emit, tracker, line, speaker, ctx)
+    else:
+        _roll_or_chat(emit, tracker, line, speaker)
+    if any(e.kind in _CHANGES for e in emit.events):
+        tracker.after_line(emit)
+    at = now_iso()
+    actor = speaker or ("GM" if ctx.gm else "")
+    stamped = [e.stamped(actor=actor, command_id=command_id, at=at) for e in emit.events]
+    return Outcome(stamped, emit.lines, emit.secret_lines, data, command_id)
+
+
+_CHANGES = frozenset(
+    {ev.STATUS_SET, ev.CONDITION_ADDED, ev.CONDITION_REMOVED, ev.CHARACTER_ADDED, ev.CHARACTER_REMOVED,
+     ev.FIELD_SET, ev.TURN_STARTED, ev.ROUND_STARTED}
+)
+
+
+def substitute(text: str, refs: dict[str, int] | None) -> str:
+    """Replace ``{ラベル}`` by the speaker's values; unknown labels are an error."""
+
+    def one(match: re.Match[str]) -> str:
+        label = match.group(1).strip()
+        if refs is None:
+            raise fail(
+                f"{{{label}}} を使うには話者のキャラクターが必要です (--as または @名前)",
+                f"{{{label}}} needs a speaking character (--as or @NAME)",
+            )
+        if label not in refs:
+            raise fail(
+                f"{{{label}}} はキャラクターの値にありません ({'、'.join(refs)})",
+                f"{{{label}}} is not a value of the character ({', '.join(refs)})",
+                "unknown reference",
+            )
+        return str(refs[label])
+
+    return _REF.sub(one, text)
+
+
+def _speaker_refs(emit: Emit, tracker: Tracker, speaker: str | None) -> dict[str, int] | None:
+    if speaker is None or speaker not in emit.state.characters:
+        return None
+    return tracker.references(emit.state.characters[speaker])
+
+
+def _roll_or_chat(emit: Emit, tracker: Tracker, line: str, speaker: str | None) -> None:
+    who = speaker or "GM"
+    command = substitute(line, _speaker_refs(emit, tracker, speaker)) if "{" in line else line
+    result = None
+    if emit.state.system:
+        from saikoro.dice.engine import evaluate
+        from saikoro.systems import systems
+
+        result = evaluate(command, systems.get_system(emit.state.system), emit.randomizer)
+    if result is None:
+        emit.add(ev.CHAT, {"text": line}, text=Message(f"{who}: {line}", f"{who}: {line}"))
+        return
+    try:
+        from saikoro.dice.words import to_english
+
+        english = to_english(result.text, emit.state.system)
+    except Exception:  # the translation table is optional
+        english = result.text
+    emit.add(
+        ev.ROLL,
+        {
+            "command": command,
+            "result": {
+                "text": result.text,
+                "success": result.success,
+                "failure": result.failure,
+                "critical": result.critical,
+                "fumble": result.fumble,
+                "value": result.value,
+            },
+        },
+        rules=result.rules,
+        secret=result.secret,
+        text=Message(f"{who}: {result.text}", f"{who}: {english}"),
+    )
+    if result.secret:
+        emit.say(f"{who}: シークレットダイス", f"{who}: secret dice")
+
+
+def _status_edit(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context) -> None:
+    match = _STATUS.match(line)
+    if match is None:
+        raise fail(
+            f"{line!r}: ステータス変更は :HP-3 / :HP+2 / :HP=10 の形です",
+            f"{line!r}: a status edit looks like :HP-3, :HP+2 or :HP=10",
+        )
+    if speaker is None:
+        raise fail(
+            "ステータスを変えるキャラクターがいません (--as または @名前)",
+            "no character to edit (--as or @NAME)",
+        )
+    label, op, amount = match.group(1), match.group(2), int(match.group(3))
+    emit.gm = ctx.gm
+    change_status(emit, tracker, speaker, label, op, amount)
+
+
+def change_status(emit: Emit, tracker: Tracker, name: str, label: str, op: str, amount: int) -> None:
+    character = emit.character(name)
+    upper = label.upper()
+    if upper in ("HP",):
+        key, current = "hp", character.hp
+    elif upper in ("MHP", "MAXHP") or label == "最大HP":
+        key, current = "max_hp", character.max_hp
+    else:
+        refs = tracker.references(character)
+        if label not in character.statuses and label not in refs:
+            raise fail(
+                f"{name} にステータス {label!r} はありません ({'、'.join(refs)})",
+                f"{name} has no status {label!r} ({', '.join(refs)})",
+                "unknown status",
+            )
+        key, current = label, character.statuses.get(label, refs.get(label, 0))
+    value = amount if op == "=" else current + amount if op == "+" else current - amount
+    if key == "hp" and op == "+" and value > character.max_hp:
+        value = max(current, character.max_hp)  # healing never goes above max HP
+    emit.set_status(name, key, value)
+
+
+# -- slash commands -----------------------------------------------------------------------
+
+
+def _slash(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context) -> dict[str, Any] | None:
+    words = line[1:].split()
+    if not words:
+        raise fail("コマンドがありません (/help)", "empty command (see /help)")
+    verb, args = words[0].lower(), words[1:]
+    if verb == "help":
+        _help(emit, tracker)
+        return None
+    if verb == "state":
+        data = public_view(emit.state)
+        emit.lines.append(Message(_json(data), _json(data)))
+        return data
+    if verb == "log":
+        _log(emit, args, ctx)
+        return None
+    if verb == "undo":
+        _undo(emit, ctx)
+        return None
+    if verb == "char":
+        _char(emit, tracker, args, ctx)
+        return None
+    if verb == "gm":
+        _gm(emit, tracker, args, ctx)
+        return None
+    if verb == "cond":
+        emit.gm = ctx.gm
+        _cond(emit, tracker, args)
+        return None
+    if verb == "combat":
+        sub = args[0].lower() if args else ""
+        if sub == "start":
+            if emit.state.combat is not None:
+                raise fail("すでに戦闘中です", "a combat is already running")
+            tracker.start_combat(emit)
+        elif sub == "end":
+            if emit.state.combat is None:
+                raise fail("戦闘中ではありません", "no combat is running")
+            tracker.end_combat(emit)
+        else:
+            raise fail("/combat start または /combat end です", "use /combat start or /combat end")
+        return None
+    if verb == "next":
+        if len(args) > 1:
+            raise fail("/next [名前] です", "use /next [NAME]")
+        tracker.advance(emit, args[0] if args else None)
+        return None
+    handler = tracker.verbs.get(verb)
+    if handler is None:
+        raise fail(
+            f"/{verb} というコマンドはありません (/help)",
+            f"unknown command /{verb} (see /help)",
+            "unknown command",
+        )
+    actor = acting_character(emit, speaker, ctx)
+    handler(emit, actor, args)
+    return None
+
+
+def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
+    """Who does a combat action: the speaker, or (for the GM) the current actor."""
+    combat = emit.state.combat
+    if speaker is not None and speaker in emit.state.characters:
+        name = speaker
+    elif ctx.gm and combat is not None and combat.current is not None:
+        name = combat.current
+    elif speaker is not None:
+        emit.character(speaker)  # raises: unknown character
+        name = speaker
+    else:
+        raise fail(
+            "行動するキャラクターがいません (--as または @名前)", "no acting character (--as or @NAME)"
+        )
+    if combat is not None and combat.current != name:
+        raise fail(
+            f"いまは {combat.current} の手番です ({name} ではありません)",
+            f"it is {combat.current}'s turn, not {name}'s",
+            "not your turn",
+        )
+    return name
+
+
+def _help(emit: Emit, tracker: Tracker) -> None:
+    lines = [
+        ("2D6+{体力}>=10", "ダイス (話者の値で {} を置換)", "dice, {} replaced from the speaker's sheet"),
+        ("@名前 …", "その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
+        (":HP-3 / :HP+2 / :HP=10", "話者のステータス変更", "edit the speaker's status"),
+        ("/char add PATH [pc|npc] [front|back]", "キャラクター追加", "add a character from a sheet file"),
+        ("/char list · /char remove 名前", "キャラクター一覧・削除", "list / remove characters"),
+        ("/combat start · /next [名前] · /combat end", "戦闘の開始・次の手番・終了", "combat start / next turn / end"),
+        ("/cond add 名前 状態 [レベル] · /cond remove 名前 状態", "状態異常", "conditions"),
+        ("/undo · /log [N] · /state · /help", "取り消し・ログ・状態・ヘルプ", "undo / log / state / help"),
+        ("/gm set 名前 項目 値 · /gm note 文 · /gm order A B …", "GM裁定 (--gm)", "GM rulings (--gm)"),
+    ]
+    ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()]
+    en = [f"{cmd}  {e}" for cmd, _, e in lines] + [f"/{v}  {m.en}" for v, m in tracker.verb_help.items()]
+    emit.lines.append(Message("\n".join(ja), "\n".join(en)))
+
+
+def _log(emit: Emit, args: list[str], ctx: Context) -> None:
+    count = 20
+    if args:
+        if not args[0].isdigit() or int(args[0]) < 1:
+            raise fail("/log N の N は正の整数です", "N in /log N must be a positive integer")
+        count = min(int(args[0]), 1000)
+    if ctx.history is None:
+        raise fail("ログがありません", "no log available")
+    entries = [(seq, e) for seq, e in ctx.history.recent(count * 4) if e.text is not None]
+    ja, en = [], []
+    for seq, event in entries[-count:]:
+        if event.secret and not ctx.gm:
+            ja.append(f"#{seq} {event.actor or 'GM'}: シークレットダイス")
+            en.append(f"#{seq} {event.actor or 'GM'}: secret dice")
+            continue
+        mark = " [GM]" if event.gm else ""
+        assert event.text is not None
+        ja.append(f"#{seq}{mark} {event.text.ja}")
+        en.append(f"#{seq}{mark} {event.text.en}")
+    emit.lines.append(Message("\n".join(ja) or "(ログなし)", "\n".join(en) or "(empty log)"))
+
+
+def _undo(emit: Emit, ctx: Context) -> None:
+    stack = emit.state.undo_stack
+    if not stack:
+        raise fail("取り消せるコマンドがありません", "nothing to undo", "nothing to undo")
+    if ctx.history is None:
+        raise fail("ログがないので取り消せません", "no log: cannot undo")
+    target = stack[-1]
+    before = ctx.history.state_before(target)
+    emit.add(
+        ev.UNDONE,
+        {"command_id": target, "restore": before.to_json()},
+        text=Message("直前のコマンドを取り消しました", "the last command was undone"),
+        gm=ctx.gm,
+    )
+
+
+def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
+    sub = args[0].lower() if args else ""
+    if sub == "list":
+        if not emit.state.characters:
+            emit.say("キャラクターはいません", "no characters")
+            return
+        rows = []
+        for c in emit.state.characters.values():
+            conds = "・".join(f"{x.label}{x.level or ''}" for x in c.conditions)
+            rows.append(f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}" + (f" {conds}" if conds else ""))
+        emit.say("\n".join(rows), "\n".join(rows))
+        return
+    if sub == "add" and len(args) >= 2:
+        path = Path(args[1]).expanduser()
+        if not path.is_absolute():
+            path = ctx.base_dir / path
+        side = row = None
+        for extra in args[2:]:
+            if extra.lower() in ("pc", "npc"):
+                side = extra.lower()
+            elif extra.lower() in ("front", "back", "前衛", "後衛"):
+                row = {"前衛": "front", "後衛": "back"}.get(extra, extra.lower())
+            else:
+                raise fail(f"{extra!r} は pc/npc/front/back ではありません", f"{extra!r}: expected pc/npc/front/back")
+        sheet = load_character_file(path, emit.state.system)
+        if sheet.system != emit.state.system:
+            raise fail(
+                f"{sheet.name} は {sheet.system} のシートです (この部屋は {emit.state.system})",
+                f"{sheet.name} is a {sheet.system} sheet (this room is {emit.state.system})",
+            )
+        if sheet.name in emit.state.characters:
+            raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+        character = tracker.new_character(sheet, side, row)
+        emit.gm = ctx.gm
+        emit.add(
+            ev.CHARACTER_ADDED,
+            {"character": character.model_dump(mode="json")},
+            text=Message(
+                f"{character.name} が参加 (HP {character.hp}/{character.max_hp})",
+                f"{character.name} joins (HP {character.hp}/{character.max_hp})",
+            ),
+        )
+        return
+    if sub == "remove" and len(args) == 2:
+        emit.character(args[1])
+        emit.gm = ctx.gm
+        emit.add(
+            ev.CHARACTER_REMOVED, {"name": args[1]},
+            text=Message(f"{args[1]} が退場", f"{args[1]} leaves"),
+        )
+        return
+    raise fail("/char add PATH · /char list · /char remove 名前 です", "use /char add PATH, /char list or /char remove NAME")
+
+
+def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
+    if len(args) >= 3 and args[0] == "add":
+        name, label = args[1], args[2]
+        level = 0
+        if len(args) >= 4:
+            if not args[3].isdigit():
+                raise fail("レベルは整数です", "the level must be an integer")
+            level = int(args[3])
+        emit.character(name)
+        condition = getattr(tracker, "make_condition", None)
+        made = condition(emit, name, label, level) if condition else Condition(label=label, level=level)
+        if made is not None:
+            emit.add_condition(name, made)
+        return
+    if len(args) == 3 and args[0] == "remove":
+        character = emit.character(args[1])
+        if character.condition(args[2]) is None:
+            raise fail(f"{args[1]} は {args[2]} ではありません", f"{args[1]} is not {args[2]}")
+        emit.remove_condition(args[1], args[2])
+        return
+    raise fail("/cond add 名前 状態 [レベル] · /cond remove 名前 状態 です", "use /cond add NAME LABEL [LEVEL] or /cond remove NAME LABEL")
+
+
+def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
+    if not ctx.gm:
+        raise fail("/gm は GM だけが使えます (--gm)", "/gm is for the GM only (--gm)", "not gm")
+    emit.gm = True
+    sub = args[0].lower() if args else ""
+    if sub == "set" and len(args) == 4:
+        name, key, value = args[1], args[2], args[3]
+        character = emit.character(name)
+        if key in ("row",) or key in character.fields:
+            parsed: Any = int(value) if value.lstrip("-").isdigit() else value
+            emit.set_field(name, key, parsed, text=Message(f"GM裁定: {name} の {key} = {value}", f"GM ruling: {name}'s {key} = {value}"))
+            return
+        if not value.lstrip("-").isdigit():
+            raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
+        change_status(emit, tracker, name, key, "=", int(value))
+        emit.add(ev.NOTICE, {"ruling": "set", "name": name, "key": key, "value": int(value)},
+                 text=Message(f"GM裁定: {name} の {key} を {value} に", f"GM ruling: {name}'s {key} set to {value}"))
+        return
+    if sub == "note" and len(args) >= 2:
+        text = " ".join(args[1:])
+        emit.add(ev.NOTICE, {"ruling": "note", "text": text}, text=Message(f"GM裁定: {text}", f"GM ruling: {text}"))
+        return
+    if sub == "order" and len(args) >= 2:
+        combat = emit.state.combat
+        if combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        names = args[1:]
+        if sorted(names) != sorted(combat.order):
+            raise fail(
+                f"手番順には参加者全員を一度ずつ並べてください ({' '.join(combat.order)})",
+                f"list every combatant once ({' '.join(combat.order)})",
+            )
+        emit.set_combat("order", names, text=Message(f"GM裁定: 手番順 {' → '.join(names)}", f"GM ruling: order {' → '.join(names)}"))
+        return
+    special = getattr(tracker, "gm_verbs", {}).get(sub)
+    if special is not None:
+        special(emit, args[1:])
+        return
+    raise fail(
+        "/gm set 名前 項目 値 · /gm note 文 · /gm order 名前… です",
+        "use /gm set NAME KEY VALUE, /gm note TEXT or /gm order NAME…",
+    )
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+__all__ = ["Context", "History", "Outcome", "TableError", "dispatch", "register_sheet_importer"]

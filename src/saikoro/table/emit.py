@@ -1,0 +1,128 @@
+"""A small builder the command handlers use: emit events onto a working copy of the state.
+
+Handlers validate against ``emit.state`` (which already reflects the events emitted so
+far by the same line), add events and reply lines; nothing else is changed. If a handler
+raises a :class:`~saikoro.errors.SaikoroError`, the whole line is dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from saikoro.dice.randomizer import Die, Randomizer
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.table import events as ev
+from saikoro.table.events import Event
+from saikoro.table.state import Character, Condition, RoomState, _apply_in_place
+
+
+class TableError(SaikoroError):
+    """A chat line that cannot be carried out; nothing was changed."""
+
+    reason = "invalid table command"
+
+
+def fail(ja: str, en: str, reason: str | None = None) -> TableError:
+    return TableError(Message(ja, en), reason=reason)
+
+
+@dataclass
+class Emit:
+    state: RoomState
+    randomizer: Randomizer
+    gm: bool = False
+    events: list[Event] = field(default_factory=list)
+    lines: list[Message] = field(default_factory=list)
+    secret_lines: list[Message] = field(default_factory=list)
+    _dice_used: int = 0
+
+    def __post_init__(self) -> None:
+        self.state = self.state.clone()
+
+    # -- events ------------------------------------------------------------
+    def add(
+        self,
+        kind: str,
+        data: dict[str, Any] | None = None,
+        *,
+        rules: tuple[str, ...] | list[str] = (),
+        text: Message | None = None,
+        secret: bool = False,
+        gm: bool | None = None,
+        actor: str = "",
+    ) -> Event:
+        """Emit one event (carrying the dice rolled since the previous event) and apply it."""
+        dice = tuple(self.randomizer.rands[self._dice_used :])
+        self._dice_used = len(self.randomizer.rands)
+        event = Event(
+            kind=kind,
+            data=data or {},
+            actor=actor,
+            rules=tuple(rules),
+            dice=dice,
+            text=text,
+            secret=secret,
+            gm=self.gm if gm is None else gm,
+        )
+        self.events.append(event)
+        _apply_in_place(self.state, event)
+        if text is not None:
+            (self.secret_lines if secret else self.lines).append(text)
+        return event
+
+    def say(self, ja: str, en: str) -> None:
+        self.lines.append(Message(ja, en))
+
+    @property
+    def dice(self) -> list[Die]:
+        return list(self.randomizer.rands)
+
+    # -- lookups -----------------------------------------------------------
+    def character(self, name: str) -> Character:
+        character = self.state.characters.get(name)
+        if character is None:
+            known = "、".join(self.state.characters) or "なし"
+            raise fail(
+                f"キャラクター {name!r} はいません (いるのは: {known})",
+                f"no character {name!r} (present: {', '.join(self.state.characters) or 'none'})",
+                "unknown character",
+            )
+        return character
+
+    # -- common changes ----------------------------------------------------
+    def set_status(
+        self, name: str, key: str, value: int, *, rules: tuple[str, ...] = (), note: Message | None = None
+    ) -> None:
+        character = self.character(name)
+        old = character.hp if key == "hp" else character.max_hp if key == "max_hp" else character.statuses.get(key)
+        label = {"hp": "HP", "max_hp": "最大HP"}.get(key, key)
+        text = note or Message(f"{name}: {label} {old} → {value}", f"{name}: {label} {old} → {value}")
+        self.add(ev.STATUS_SET, {"name": name, "key": key, "value": value, "old": old}, rules=rules, text=text)
+
+    def add_condition(self, name: str, condition: Condition, *, text: Message | None = None) -> None:
+        self.character(name)
+        label = f"{condition.label}{condition.level or ''}"
+        self.add(
+            ev.CONDITION_ADDED,
+            {"name": name, "condition": condition.model_dump(mode="json")},
+            rules=tuple(condition.rules),
+            text=text or Message(f"{name}: {label} を受けた", f"{name}: now {label}"),
+        )
+
+    def remove_condition(
+        self, name: str, label: str, *, rules: tuple[str, ...] = (), text: Message | None = None
+    ) -> None:
+        self.add(
+            ev.CONDITION_REMOVED,
+            {"name": name, "label": label},
+            rules=rules,
+            text=text or Message(f"{name}: {label} が解けた", f"{name}: {label} ended"),
+        )
+
+    def set_field(self, name: str, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None) -> None:
+        self.add(ev.FIELD_SET, {"name": name, "key": key, "value": value}, rules=rules, text=text)
+
+    def set_combat(self, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None) -> None:
+        self.add(ev.COMBAT_SET, {"key": key, "value": value}, rules=rules, text=text)

@@ -1,0 +1,123 @@
+"""Table events: every change to a room is one of these, appended to the room's log.
+
+An event says who (``actor``), when (``at``, ISO-8601 UTC), what (``kind`` + ``data``),
+which rules applied (``rules``: RULES.md IDs), which dice were rolled (``dice``) and
+which chat line produced it (``command_id``: all events of one line share it, so
+``/undo`` can take the whole line back). ``text`` is what the table is shown
+(Japanese and English); ``secret`` events are shown to the GM only; ``gm`` marks
+GM rulings (overrides of what the rules leave to the GM).
+
+Events are plain frozen values with a JSON form; the store keeps that form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from saikoro.dice.randomizer import Die
+from saikoro.i18n import Message
+
+# The kinds of event (``data`` keys in comments).
+ROOM_CREATED = "room_created"  # system
+CHAT = "chat"  # (text only)
+ROLL = "roll"  # command, result: {text, success, failure, critical, fumble, value}
+CHARACTER_ADDED = "character_added"  # character: CharacterState JSON
+CHARACTER_REMOVED = "character_removed"  # name
+STATUS_SET = "status_set"  # name, key, value (hp or any other status)
+CONDITION_ADDED = "condition_added"  # name, condition: Condition JSON
+CONDITION_REMOVED = "condition_removed"  # name, condition (label)
+FIELD_SET = "field_set"  # name, key, value — tracker fields of a character (row, chant, …)
+COMBAT_STARTED = "combat_started"  # order, system-specific combat fields
+ROUND_STARTED = "round_started"  # round, order
+TURN_STARTED = "turn_started"  # name, turn (global counter)
+TURN_ENDED = "turn_ended"  # name
+COMBAT_SET = "combat_set"  # key, value — tracker fields of the combat
+COMBAT_ENDED = "combat_ended"
+PARTY_DOWN = "party_down"  # (every PC unable to act: the GM decides)
+UNDONE = "undone"  # command_id (the line taken back), restore: RoomState JSON before it
+NOTICE = "notice"  # log-only information (a rule that fired, a GM note)
+
+KINDS = frozenset(
+    {
+        ROOM_CREATED,
+        CHAT,
+        ROLL,
+        CHARACTER_ADDED,
+        CHARACTER_REMOVED,
+        STATUS_SET,
+        CONDITION_ADDED,
+        CONDITION_REMOVED,
+        FIELD_SET,
+        COMBAT_STARTED,
+        ROUND_STARTED,
+        TURN_STARTED,
+        TURN_ENDED,
+        COMBAT_SET,
+        COMBAT_ENDED,
+        PARTY_DOWN,
+        UNDONE,
+        NOTICE,
+    }
+)
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+    actor: str = ""
+    command_id: str = ""
+    at: str = ""
+    rules: tuple[str, ...] = ()
+    dice: tuple[Die, ...] = ()
+    text: Message | None = None
+    secret: bool = False
+    gm: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "actor": self.actor,
+            "command_id": self.command_id,
+            "at": self.at,
+            "data": self.data,
+        }
+        if self.rules:
+            out["rules"] = list(self.rules)
+        if self.dice:
+            out["dice"] = [d.to_json() for d in self.dice]
+        if self.text is not None:
+            out["text"] = {"ja": self.text.ja, "en": self.text.en}
+        if self.secret:
+            out["secret"] = True
+        if self.gm:
+            out["gm"] = True
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Event:
+        text = obj.get("text")
+        return cls(
+            kind=obj["kind"],
+            data=obj.get("data") or {},
+            actor=obj.get("actor", ""),
+            command_id=obj.get("command_id", ""),
+            at=obj.get("at", ""),
+            rules=tuple(obj.get("rules", ())),
+            dice=tuple(Die(d["kind"], d["sides"], d["value"]) for d in obj.get("dice", ())),
+            text=Message(text["ja"], text["en"]) if text else None,
+            secret=bool(obj.get("secret", False)),
+            gm=bool(obj.get("gm", False)),
+        )
+
+    def stamped(self, *, actor: str, command_id: str, at: str) -> Event:
+        """This event with the line's actor, command id and time filled in (where unset)."""
+        from dataclasses import replace
+
+        return replace(self, actor=self.actor or actor, command_id=command_id, at=self.at or at)

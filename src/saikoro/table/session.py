@@ -1,0 +1,156 @@
+"""A room opened on a store: run chat lines, persist their events, retry on conflicts.
+
+This is the I/O edge of the table: it keeps the room's state in memory, catches up with
+events other writers appended, and appends each line's events in one transaction. On a
+version conflict it re-reads the room and carries the line out again against the new
+state, with the *same dice* (they were already rolled), so concurrent writers never lose
+or reorder events.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from saikoro.dice.randomizer import DiceSource, RandomSource
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.store.sql import RoomRecord, SqlStore, VersionConflict
+from saikoro.table import events as ev
+from saikoro.table.dispatch import Context, Outcome, dispatch
+from saikoro.table.emit import fail
+from saikoro.table.events import Event, now_iso
+from saikoro.table.state import RoomState, _apply_in_place
+
+MAX_RETRIES = 200
+
+
+class RecordingSource:
+    """Rolls from ``inner`` and remembers them; ``rewind()`` replays the same dice again."""
+
+    def __init__(self, inner: DiceSource) -> None:
+        self.inner = inner
+        self.rolled: list[tuple[int, int]] = []
+        self._replay: list[tuple[int, int]] = []
+
+    def roll(self, sides: int) -> int:
+        if self._replay:
+            value, replay_sides = self._replay[0]
+            if replay_sides == sides:
+                self._replay.pop(0)
+                self.rolled.append((value, sides))
+                return value
+            self._replay = []  # the line took another path: the rest come fresh
+        value = self.inner.roll(sides)
+        self.rolled.append((value, sides))
+        return value
+
+    def start_line(self) -> None:
+        self.rolled = []
+        self._replay = []
+
+    def rewind(self) -> None:
+        self._replay = list(self.rolled)
+        self.rolled = []
+
+
+class _StoreHistory:
+    def __init__(self, session: TableSession) -> None:
+        self.session = session
+
+    def state_before(self, command_id: str) -> RoomState:
+        store, room = self.session.store, self.session.room
+        first = store.first_seq_of(room, command_id)
+        if first is None:
+            raise fail("取り消すコマンドがログにありません", "the command to undo is not in the log")
+        return store.load_state(room, at=first - 1)
+
+    def recent(self, count: int) -> list[tuple[int, Event]]:
+        return self.session.store.recent_events(self.session.room, count)
+
+
+@dataclass
+class TableSession:
+    store: SqlStore
+    room: RoomRecord
+    speaker: str | None = None
+    gm: bool = False
+    source: DiceSource = field(default_factory=RandomSource)
+    base_dir: Path = field(default_factory=Path.cwd)
+    state: RoomState = field(default_factory=RoomState)
+
+    @classmethod
+    def open(
+        cls,
+        store: SqlStore,
+        room_name: str,
+        system: str | None = None,
+        **kwargs: object,
+    ) -> TableSession:
+        """Open ``room_name``, creating it with ``system`` on first use."""
+        room = store.get_room(room_name)
+        if room is None:
+            if not system:
+                raise fail(
+                    f"部屋 {room_name!r} はまだありません: --system で作ってください",
+                    f"room {room_name!r} does not exist yet: create it with --system",
+                    "no such room",
+                )
+            from saikoro.systems import systems
+
+            systems.get_system(system)  # unknown system → UnsupportedSystemError
+            first = Event(
+                ev.ROOM_CREATED,
+                {"room": room_name, "system": system},
+                actor="",
+                command_id=uuid.uuid4().hex,
+                at=now_iso(),
+                text=Message(f"部屋 {room_name} ({system}) を作成", f"room {room_name} ({system}) created"),
+            )
+            room = store.create_room(room_name, system, first)
+        elif system and system != room.system:
+            raise fail(
+                f"部屋 {room_name!r} のゲームシステムは {room.system} です ({system} ではありません)",
+                f"room {room_name!r} plays {room.system}, not {system}",
+                "system mismatch",
+            )
+        session = cls(store=store, room=room, **kwargs)  # type: ignore[arg-type]
+        session.state = store.load_state(room)
+        return session
+
+    def refresh(self) -> None:
+        """Fold in the events other writers appended since our version."""
+        for event in self.store.iter_events(self.room, after=self.state.version):
+            _apply_in_place(self.state, event)
+
+    def run(self, line: str) -> Outcome:
+        """Carry out one chat line; persisted before returning. Raises SaikoroError."""
+        recorder = RecordingSource(self.source)
+        ctx = Context(
+            speaker=self.speaker,
+            gm=self.gm,
+            source=recorder,
+            history=_StoreHistory(self),
+            base_dir=self.base_dir,
+        )
+        self.refresh()
+        for _attempt in range(MAX_RETRIES):
+            outcome = dispatch(self.state, line, ctx)
+            if not outcome.events:
+                return outcome
+            new_state = self.state.clone()
+            for event in outcome.events:
+                _apply_in_place(new_state, event)
+            try:
+                self.store.append(self.room, self.state.version, outcome.events, snapshot=new_state)
+            except VersionConflict:
+                recorder.rewind()
+                self.refresh()
+                continue
+            self.state = new_state
+            return outcome
+        raise SaikoroError(
+            Message("部屋への書き込みが混み合っています。もう一度どうぞ", "the room is too busy; try again"),
+            reason="busy",
+        )

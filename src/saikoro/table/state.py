@@ -1,0 +1,311 @@
+"""The state of a room and the pure fold over its events.
+
+``apply(state, event)`` returns a new state and never changes its input;
+``replay(events)`` folds a whole log (working on one private copy, for speed).
+A snapshot is only a cache of ``replay`` at some version.
+
+Effects that expire store *absolute* timing — the character's own-turn count or the
+round at which they end — never countdowns, so rewinding (undo) stays correct.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from saikoro.table import events as ev
+from saikoro.table.events import Event
+
+#: How many commands ``/undo`` can take back, newest first (a *default* of the table).
+UNDO_DEPTH = 200
+
+
+class Condition(BaseModel):
+    """A condition on a character (毒, 麻痺, 睡眠, 気絶, 全力防御, …).
+
+    ``level`` is the poison level (or 0). ``ends_at_own_turn``: the condition ends when
+    the character starts their own turn number N (absolute count, see ``Character.own_turns``).
+    ``ends_at_round``: it ends when round N starts. None: it lasts until removed.
+    """
+
+    label: str
+    level: int = 0
+    ends_at_own_turn: int | None = None
+    ends_at_round: int | None = None
+    rules: list[str] = Field(default_factory=list)
+
+
+class Character(BaseModel):
+    name: str
+    side: str = "pc"  # "pc" or "npc"
+    sheet: dict[str, Any] = Field(default_factory=dict)
+    hp: int = 0
+    max_hp: int = 0
+    statuses: dict[str, int] = Field(default_factory=dict)
+    conditions: list[Condition] = Field(default_factory=list)
+    #: Tracker data (row, chant, aim, fate uses, …), set by FIELD_SET events.
+    fields: dict[str, Any] = Field(default_factory=dict)
+    #: How many of their own turns this character has started in the current combat.
+    own_turns: int = 0
+
+    def condition(self, label: str) -> Condition | None:
+        for c in self.conditions:
+            if c.label == label:
+                return c
+        return None
+
+    @property
+    def down(self) -> bool:
+        return self.hp <= 0
+
+
+class Combat(BaseModel):
+    round: int = 1
+    order: list[str] = Field(default_factory=list)
+    current: str | None = None
+    #: Global turn counter in this combat.
+    turn: int = 0
+    #: Who finished a turn this round (a name once per turn taken).
+    acted: list[str] = Field(default_factory=list)
+    #: Tracker data (LittleWorld: passed, locked; UnmeiD100: …).
+    fields: dict[str, Any] = Field(default_factory=dict)
+
+
+class RoomState(BaseModel):
+    room: str = ""
+    system: str = ""
+    #: Number of events folded into this state.
+    version: int = 0
+    characters: dict[str, Character] = Field(default_factory=dict)
+    combat: Combat | None = None
+    #: Command ids ``/undo`` can take back, the newest last.
+    undo_stack: list[str] = Field(default_factory=list)
+    #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
+    fields: dict[str, Any] = Field(default_factory=dict)
+
+    def clone(self) -> RoomState:
+        return self.model_copy(deep=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoomState:
+        return cls.model_validate(data)
+
+    def character(self, name: str) -> Character | None:
+        return self.characters.get(name)
+
+
+def apply(state: RoomState, event: Event) -> RoomState:
+    """The state after ``event`` (pure: ``state`` is not changed)."""
+    new = state.clone()
+    _apply_in_place(new, event)
+    return new
+
+
+def replay(events: Iterable[Event], start: RoomState | None = None) -> RoomState:
+    """Fold ``events`` over ``start`` (or an empty room); ``start`` is not changed."""
+    state = start.clone() if start is not None else RoomState()
+    for event in events:
+        _apply_in_place(state, event)
+    return state
+
+
+# -- the fold ---------------------------------------------------------------------
+
+#: Kinds that change the table (a line producing one of them can be undone).
+STATE_KINDS = frozenset(
+    {
+        ev.CHARACTER_ADDED,
+        ev.CHARACTER_REMOVED,
+        ev.STATUS_SET,
+        ev.CONDITION_ADDED,
+        ev.CONDITION_REMOVED,
+        ev.FIELD_SET,
+        ev.COMBAT_STARTED,
+        ev.ROUND_STARTED,
+        ev.TURN_STARTED,
+        ev.TURN_ENDED,
+        ev.COMBAT_SET,
+        ev.COMBAT_ENDED,
+        ev.PARTY_DOWN,
+    }
+)
+
+
+def _apply_in_place(state: RoomState, event: Event) -> None:
+    kind, data = event.kind, event.data
+    state.version += 1
+    if kind == ev.UNDONE:
+        restored = RoomState.from_json(data["restore"])
+        restored.version = state.version
+        state.__dict__.update(restored.__dict__)
+        return
+    if kind in STATE_KINDS and event.command_id:
+        stack = state.undo_stack
+        if not stack or stack[-1] != event.command_id:
+            stack.append(event.command_id)
+            if len(stack) > UNDO_DEPTH:
+                del stack[0]
+    handler = _HANDLERS.get(kind)
+    if handler is not None:
+        handler(state, data)
+
+
+def _room_created(state: RoomState, data: dict[str, Any]) -> None:
+    state.room = data["room"]
+    state.system = data["system"]
+
+
+def _character_added(state: RoomState, data: dict[str, Any]) -> None:
+    character = Character.model_validate(data["character"])
+    state.characters[character.name] = character
+
+
+def _character_removed(state: RoomState, data: dict[str, Any]) -> None:
+    state.characters.pop(data["name"], None)
+    if state.combat is not None:
+        combat = state.combat
+        combat.order = [n for n in combat.order if n != data["name"]]
+        if combat.current == data["name"]:
+            combat.current = None
+
+
+def _status_set(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters[data["name"]]
+    key, value = data["key"], int(data["value"])
+    if key == "hp":
+        character.hp = value
+    elif key == "max_hp":
+        character.max_hp = value
+    else:
+        character.statuses[key] = value
+
+
+def _condition_added(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters[data["name"]]
+    condition = Condition.model_validate(data["condition"])
+    character.conditions = [c for c in character.conditions if c.label != condition.label]
+    character.conditions.append(condition)
+
+
+def _condition_removed(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters[data["name"]]
+    character.conditions = [c for c in character.conditions if c.label != data["label"]]
+
+
+def _field_set(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters[data["name"]]
+    if data.get("value") is None:
+        character.fields.pop(data["key"], None)
+    else:
+        character.fields[data["key"]] = data["value"]
+
+
+def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
+    state.combat = Combat(round=1, order=list(data["order"]), fields=dict(data.get("fields", {})))
+    for character in state.characters.values():
+        character.own_turns = 0
+
+
+def _round_started(state: RoomState, data: dict[str, Any]) -> None:
+    combat = state.combat
+    assert combat is not None
+    combat.round = int(data["round"])
+    combat.order = list(data["order"])
+    combat.acted = []
+    combat.current = None
+    for key in data.get("clear", ()):
+        combat.fields.pop(key, None)
+
+
+def _turn_started(state: RoomState, data: dict[str, Any]) -> None:
+    combat = state.combat
+    assert combat is not None
+    combat.current = data["name"]
+    combat.turn += 1
+    state.characters[data["name"]].own_turns += 1
+
+
+def _turn_ended(state: RoomState, data: dict[str, Any]) -> None:
+    combat = state.combat
+    assert combat is not None
+    combat.acted.append(data["name"])
+    if combat.current == data["name"]:
+        combat.current = None
+
+
+def _combat_set(state: RoomState, data: dict[str, Any]) -> None:
+    combat = state.combat
+    assert combat is not None
+    if data["key"] == "order":
+        combat.order = list(data["value"])
+    elif data.get("value") is None:
+        combat.fields.pop(data["key"], None)
+    else:
+        combat.fields[data["key"]] = data["value"]
+
+
+def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
+    state.combat = None
+    for character in state.characters.values():
+        character.own_turns = 0
+
+
+def _party_down(state: RoomState, data: dict[str, Any]) -> None:
+    state.fields["party_down"] = True
+
+
+_HANDLERS = {
+    ev.ROOM_CREATED: _room_created,
+    ev.CHARACTER_ADDED: _character_added,
+    ev.CHARACTER_REMOVED: _character_removed,
+    ev.STATUS_SET: _status_set,
+    ev.CONDITION_ADDED: _condition_added,
+    ev.CONDITION_REMOVED: _condition_removed,
+    ev.FIELD_SET: _field_set,
+    ev.COMBAT_STARTED: _combat_started,
+    ev.ROUND_STARTED: _round_started,
+    ev.TURN_STARTED: _turn_started,
+    ev.TURN_ENDED: _turn_ended,
+    ev.COMBAT_SET: _combat_set,
+    ev.COMBAT_ENDED: _combat_ended,
+    ev.PARTY_DOWN: _party_down,
+}
+
+
+def public_view(state: RoomState, lang_labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """``/state``'s JSON: room, system, characters (name, hp, max_hp, conditions, …), combat."""
+    characters = []
+    for c in state.characters.values():
+        conditions = [
+            f"{cond.label}:{cond.level}" if cond.level else cond.label for cond in c.conditions
+        ]
+        characters.append(
+            {
+                "name": c.name,
+                "side": c.side,
+                "hp": c.hp,
+                "max_hp": c.max_hp,
+                "conditions": conditions,
+                "down": c.down,
+                "statuses": dict(c.statuses),
+                **{k: v for k, v in c.fields.items() if not k.startswith("_")},
+            }
+        )
+    combat = None
+    if state.combat is not None:
+        combat = {
+            "round": state.combat.round,
+            "order": list(state.combat.order),
+            "current": state.combat.current,
+        }
+    return {
+        "room": state.room,
+        "system": state.system,
+        "characters": characters,
+        "combat": combat,
+    }

@@ -1,0 +1,143 @@
+"""What a combat tracker provides to the dispatcher, and the generic one (DiceBot rooms).
+
+A tracker is stateless: it reads the room state through an :class:`Emit` and emits
+events. Per-system trackers live beside this module (``littleworld_tracker``,
+``unmeid100_tracker``) and call their system's pure rule functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from saikoro.i18n import Message
+from saikoro.sheets import SheetBase
+from saikoro.table import events as ev
+from saikoro.table.emit import Emit, fail
+from saikoro.table.state import Character
+
+Verb = Callable[[Emit, str, list[str]], None]  # (emit, actor, args)
+
+
+class Tracker:
+    """The generic tracker: listed order, one turn each, no rules of its own."""
+
+    system = "DiceBot"
+    #: Slash commands of this system: name → handler(emit, actor, args).
+    verbs: dict[str, Verb] = {}
+    #: One help line per verb (Japanese, English).
+    verb_help: dict[str, Message] = {}
+
+    # -- characters --------------------------------------------------------
+    def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
+        fields_set = sheet.model_fields_set
+        hp = sheet.hp if "hp" in fields_set else sheet.max_hp
+        return Character(
+            name=sheet.name,
+            side=side or self.default_side(sheet),
+            sheet=sheet.model_dump(mode="json"),
+            hp=hp,
+            max_hp=sheet.max_hp,
+            fields=self.initial_fields(sheet, row),
+        )
+
+    def default_side(self, sheet: SheetBase) -> str:
+        for attr in ("kind", "side"):
+            value = getattr(sheet, attr, None)
+            if value is not None:
+                return "pc" if str(value).lower() in ("pc", "player") else "npc"
+        if getattr(sheet, "npc", False) or getattr(sheet, "is_npc", False):
+            return "npc"
+        return "pc"
+
+    def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
+        return {}
+
+    def references(self, character: Character) -> dict[str, int]:
+        """``{ラベル}`` values of a character as they are now (sheet + current statuses)."""
+        from saikoro.sheets import sheet_from_data
+
+        refs = dict(sheet_from_data(character.sheet).references())
+        refs.update({"HP": character.hp, "MHP": character.max_hp, "最大HP": character.max_hp})
+        refs.update(character.statuses)
+        return refs
+
+    # -- combat ------------------------------------------------------------
+    def round_order(self, emit: Emit) -> list[str]:
+        return [c.name for c in emit.state.characters.values()]
+
+    def start_combat(self, emit: Emit) -> None:
+        order = self.round_order(emit)
+        if not order:
+            raise fail("戦闘に参加するキャラクターがいません", "no characters to fight")
+        emit.add(
+            ev.COMBAT_STARTED,
+            {"order": order},
+            text=Message(f"戦闘開始 (手番順: {' → '.join(order)})", f"combat starts (order: {' → '.join(order)})"),
+        )
+        self.advance(emit, None)
+
+    def end_combat(self, emit: Emit) -> None:
+        emit.add(ev.COMBAT_ENDED, text=Message("戦闘終了", "combat ends"))
+
+    def can_take_turn(self, emit: Emit, name: str) -> bool:
+        character = emit.state.characters.get(name)
+        return character is not None and not character.down
+
+    def next_actor(self, emit: Emit, pick: str | None) -> str | None:
+        combat = emit.state.combat
+        assert combat is not None
+        waiting = [n for n in combat.order if n not in combat.acted and self.can_take_turn(emit, n)]
+        if pick is not None:
+            if pick not in waiting:
+                raise fail(f"{pick} はこのラウンドに手番がありません", f"{pick} has no turn left this round")
+            return pick
+        return waiting[0] if waiting else None
+
+    def end_turn(self, emit: Emit, name: str) -> None:
+        emit.add(ev.TURN_ENDED, {"name": name})
+
+    def begin_turn(self, emit: Emit, name: str) -> None:
+        combat = emit.state.combat
+        assert combat is not None
+        emit.add(
+            ev.TURN_STARTED,
+            {"name": name},
+            text=Message(
+                f"ラウンド{combat.round}: {name} の手番", f"round {combat.round}: {name}'s turn"
+            ),
+        )
+
+    def new_round(self, emit: Emit) -> None:
+        combat = emit.state.combat
+        assert combat is not None
+        order = self.round_order(emit)
+        emit.add(
+            ev.ROUND_STARTED,
+            {"round": combat.round + 1, "order": order},
+            text=Message(
+                f"ラウンド{combat.round + 1} 開始 (手番順: {' → '.join(order)})",
+                f"round {combat.round + 1} starts (order: {' → '.join(order)})",
+            ),
+        )
+
+    def advance(self, emit: Emit, pick: str | None) -> None:
+        """End the current turn (if any) and start the next one, opening rounds as needed."""
+        combat = emit.state.combat
+        if combat is None:
+            raise fail("戦闘中ではありません (/combat start)", "no combat (use /combat start)")
+        if combat.current is not None:
+            self.end_turn(emit, combat.current)
+        for _ in range(3):
+            name = self.next_actor(emit, pick)
+            if name is not None:
+                self.begin_turn(emit, name)
+                return
+            if pick is not None:
+                break
+            self.new_round(emit)
+        raise fail("手番を取れるキャラクターがいません", "nobody can take a turn")
+
+    def after_line(self, emit: Emit) -> None:
+        """Checks run after every line that changed the table (row collapse, party down, …)."""
+        return None
