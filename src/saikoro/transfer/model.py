@@ -1,0 +1,97 @@
+"""The tool-neutral character both formats are read into and written from, and the import report.
+
+Udonarium and CCFOLIA describe a piece the same way: a name, numeric resources with a
+maximum (Udonarium ``numberResource``, CCFOLIA ``status``), labelled values (Udonarium
+``<data name=…>``, CCFOLIA ``params``), a memo and a chat palette. saikoro's sheets map
+to and from this by label (:mod:`saikoro.transfer.profiles`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from saikoro.i18n import Message
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A value with a maximum (HP 12/15)."""
+
+    label: str
+    value: str
+    max: str
+
+
+@dataclass(frozen=True)
+class Param:
+    """A labelled value (体力 3). ``where`` says where it was found (a Udonarium section)."""
+
+    label: str
+    value: str
+    where: str = ""
+
+
+@dataclass
+class PortableCharacter:
+    name: str
+    resources: list[Resource] = field(default_factory=list)
+    params: list[Param] = field(default_factory=list)
+    memo: str = ""
+    palette: str = ""
+    initiative: int = 0
+    dicebot: str = ""
+    #: saikoro's own block: the sheet fields no label carries (skill cards, weapons, …).
+    extras: dict[str, Any] | None = None
+    extras_system: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportLine:
+    """One source item and what became of it."""
+
+    source: str  # e.g. "status HP", "param 体力", "memo"
+    target: str  # e.g. "hp / max_hp", "notes.職業", "(ignored)"
+    status: str  # "mapped", "note", "ignored", "saikoro"
+
+
+@dataclass
+class ImportReport:
+    system: str
+    source_format: str
+    lines: list[ReportLine] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
+
+    def add(self, source: str, target: str, status: str) -> None:
+        self.lines.append(ReportLine(source, target, status))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "format": self.source_format,
+            "mapped": [
+                {"from": line.source, "to": line.target, "how": line.status} for line in self.lines
+            ],
+            "warnings": [w.both() for w in self.warnings],
+        }
+
+    def render(self, lang: str = "ja") -> str:
+        """A readable table of what mapped where (Japanese by default)."""
+        how = {
+            "mapped": ("反映", "mapped"),
+            "note": ("メモに保存", "kept in notes"),
+            "ignored": ("無視", "ignored"),
+            "saikoro": ("saikoro データ", "saikoro data"),
+        }
+        en = lang == "en"
+        head = (
+            f"Import from {self.source_format} as {self.system}:"
+            if en
+            else f"{self.source_format} から {self.system} へ取り込み:"
+        )
+        rows = [head]
+        for line in self.lines:
+            ja_how, en_how = how.get(line.status, (line.status, line.status))
+            rows.append(f"  {line.source} → {line.target} [{en_how if en else ja_how}]")
+        rows.extend(f"  ! {w.en if en else w.ja}" for w in self.warnings)
+        return "\n".join(rows)
