@@ -1,0 +1,34 @@
+"""The system's identity and help: every help example is a working command."""
+
+from __future__ import annotations
+
+import pytest
+
+import saikoro
+from saikoro.systems import systems
+from saikoro.systems.unmeid100.help import HELP_EXAMPLES
+from saikoro.dice.randomizer import SeededSource
+
+
+def test_registry_identity() -> None:
+    system = systems.get_system("UnmeiD100")
+    assert (system.id, system.name, system.sort_key) == ("UnmeiD100", "運命判定d100", "うんめいはんていD100")
+
+
+@pytest.mark.rule("UM-CHECK-01", "UM-FATE-01", "UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-02", "UM-LEVEL-02")
+@pytest.mark.parametrize(("command", "what"), HELP_EXAMPLES)
+def test_every_help_example_runs(command: str, what: str) -> None:
+    system = systems.get_system("UnmeiD100")
+    assert f"{command}　{what}" in system.help_message
+    for seed in range(5):
+        result = saikoro.roll(command, "UnmeiD100", source=SeededSource(seed))
+        assert result is not None, command
+        assert result.text.startswith(f"({command}")
+        assert result.rands
+
+
+def test_commands_are_matched_by_the_command_pattern() -> None:
+    pattern = systems.get_system("UnmeiD100").command_pattern
+    for command, _ in HELP_EXAMPLES:
+        assert pattern.match(command), command
+    assert not pattern.match("こんにちは")
