@@ -1,0 +1,40 @@
+"""帽子世界TRPG (``LittleWorld``): checks, opposed checks and attacks on 2D6 + ability.
+
+The rules live in :mod:`.rules` (pure functions), the chat commands in :mod:`.commands`,
+the character sheet in :mod:`.sheet` and the GM's house rules in :mod:`.settings`.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.result import CheckResult, RollResult, SumCheck
+from saikoro.systems.base import GameSystem
+from saikoro.systems.littleworld.help import GLOSSARY_EN, HELP_MESSAGE
+
+
+class LittleWorld(GameSystem):
+    """帽子世界TRPG: ``LW<a>``, ``LW<a>>=<t>``, ``LWO<a>-<b>``, ``LWA<a>-<d>``, ``LWA<a>[-X]``,
+    and LW-CHECK-03 criticals/fumbles on generic sums of d6 with a comparison."""
+
+    id = "LittleWorld"
+    name = "帽子世界TRPG"
+    sort_key = "ほうしせかいTRPG"
+    help_message = HELP_MESSAGE
+    prefixes: ClassVar[tuple[str, ...]] = (r"LW[OA]?\d+", r"LWT")
+    glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
+    sort_add_dice = False
+
+    def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:
+        from saikoro.systems.littleworld.commands import evaluate
+
+        return evaluate(command, randomizer)
+
+    def check_sum(self, check: SumCheck) -> CheckResult | None:
+        from saikoro.systems.littleworld.commands import judge_sum
+
+        return judge_sum(check)
+
+
+__all__ = ["LittleWorld"]

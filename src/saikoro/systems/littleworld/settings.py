@@ -1,0 +1,189 @@
+"""House-rule settings of 帽子世界TRPG: every *default* of RULES.md System A as a named field.
+
+The seed leaves many things to the GM. Where RULES.md picks a default, or where this
+implementation had to pick one, it is a field here with the default value, so a GM
+can change it per table or campaign (``LittleWorldSettings(poison_stacking="add")``).
+Each field's description names the rule it belongs to. ``docs/rules/LittleWorld.md``
+lists them all.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: LW-SPECIAL-01: specialist actions and the skill cards that allow them (default: the
+#: card of the same name; the seed does not name the cards).
+DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
+    "罠設置": ["罠設置"],
+    "開錠": ["開錠"],
+    "偵察": ["偵察"],
+    "潜入": ["潜入"],
+    "足音を立てない歩行": ["足音を立てない歩行", "忍び足"],
+    "尾行": ["尾行"],
+    "読心": ["読心"],
+}
+
+
+class LittleWorldSettings(BaseModel):
+    """GM-changeable rules of 帽子世界TRPG (defaults = RULES.md System A)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # -- checks ---------------------------------------------------------------
+    weak_action_max_ability: int = Field(
+        default=1,
+        ge=0,
+        description="LW-CHECK-02: an ability at or below this rolls 1D6 (苦手行動). Default 1: "
+        "the rule's 'ability 1', and an ability lowered to 0 (sleep halving 1, equipment "
+        "loss) is weak too.",
+    )
+    critical_sixes: int = Field(
+        default=2, ge=1, description="LW-CHECK-03: how many 6s make a critical."
+    )
+    sum_crit_without_comparison: bool = Field(
+        default=False,
+        description="LW-CHECK-03 on generic sums: judge クリティカル/ファンブル on a sum without "
+        "a comparison (2D6+3). Default False, as BCDice's Arianrhod: a bare sum (1D6 for a "
+        "random pick) is just a number; use LW<a> for a check without a target.",
+    )
+    opposed_passive_rolls_on_active_fumble: bool = Field(
+        default=True,
+        description="LW-CHECK-05: in an opposed check both sides roll, even when the active "
+        "side fumbles (it loses anyway).",
+    )
+
+    # -- conditions -------------------------------------------------------------
+    poison_stacking: Literal["higher", "add", "replace"] = Field(
+        default="higher",
+        description="LW-COND-02: a second poison keeps the higher level (default), adds, "
+        "or replaces the first.",
+    )
+    poison_interval_minutes: int = Field(
+        default=30, ge=1, description="LW-COND-02: minutes of rest per poison tick."
+    )
+    poison_ticks_while_exploring: bool = Field(
+        default=False,
+        description="LW-COND-02: the seed ticks poison every 30 minutes *at rest* (安静状態); "
+        "whether other out-of-combat time counts is left to the GM (default: no).",
+    )
+    paralysis_recovery_turns: int = Field(
+        default=2, ge=1, description="LW-COND-03: own turns passed to recover in combat."
+    )
+    paralysis_recovery_minutes: int = Field(
+        default=30, ge=1, description="LW-COND-03: minutes to recover out of combat (about)."
+    )
+    sleep_recovery_turns: int = Field(
+        default=3, ge=1, description="LW-COND-04: own turns spent to wake in combat."
+    )
+    sleep_recovery_minutes: int = Field(
+        default=60, ge=1, description="LW-COND-04: minutes to wake out of combat (about)."
+    )
+    sleeping_can_defend: bool = Field(
+        default=True,
+        description="LW-COND-04: a sleeping character may still defend, with halved abilities.",
+    )
+    sleeping_can_act: bool = Field(
+        default=True,
+        description="LW-COND-04: a sleeping character may act on their turn with halved "
+        "abilities and no skill cards (the seed only says those two limits); each own turn "
+        "counts toward waking.",
+    )
+    confusion_label: str = Field(
+        default="混乱",
+        min_length=1,
+        description="LW-COND-05: the name shown for the unnamed 'lost mental balance' state.",
+    )
+
+    # -- combat -----------------------------------------------------------------
+    defender_critical_beats_attacker_critical: bool = Field(
+        default=True,
+        description="LW-COMBAT-08: a defender critical evades completely even against an "
+        "attacker critical (the defender received the challenge, LW-CHECK-05).",
+    )
+    damage_floor_zero: bool = Field(
+        default=True,
+        description="LW-COMBAT-10: damage never goes below 0 (a tie deals 0).",
+    )
+    weak_dice_from_real_ability: bool = Field(
+        default=True,
+        description="LW-COMBAT-06 with LW-CHECK-02: after an attacker critical the defender's "
+        "ability counts as 0, but the number of dice (1D6 for a weak ability) still follows "
+        "the real ability.",
+    )
+    tied_pcs_order: Literal["listed", "name"] = Field(
+        default="listed",
+        description="LW-COMBAT-02: order of tied PCs until the players choose: as listed "
+        "(default) or by name.",
+    )
+    delay_once_per_round: bool = Field(
+        default=True,
+        description="LW-COMBAT-03: a character may pass to the end of the round once per round.",
+    )
+    party_down_counts_paralysis: bool = Field(
+        default=False,
+        description="LW-HP-03: a paralysed PC counts as unable to act for 'party down' "
+        "(default: only HP ≤ 0 is 行動不能, LW-ABIL-01).",
+    )
+
+    # -- rest ---------------------------------------------------------------------
+    rest_bonus: int = Field(
+        default=6, ge=0, description="LW-HP-01: one night's rest recovers 体力 + this."
+    )
+
+    # -- special situations ---------------------------------------------------------
+    specialist_cards: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_CARDS.items()},
+        description="LW-SPECIAL-01: specialist action → skill cards that allow it.",
+    )
+    herb_cards: tuple[str, ...] = Field(
+        default=("スカウト", "錬金術師", "農民"),
+        description="LW-SPECIAL-08: skill cards that allow herb gathering.",
+    )
+    herb_target: int = Field(
+        default=10, ge=0, description="LW-SPECIAL-08: target of the 技巧 check (about 10)."
+    )
+    breath_seconds_per_body: int = Field(
+        default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+    )
+    water_penalty: bool = Field(
+        default=True,
+        description="LW-SPECIAL-05: the world has the water penalty (no combat in water, "
+        "breath limit); False for a world with breathable water.",
+    )
+
+    # -- keeper (管理人) ---------------------------------------------------------------
+    keeper_initial_value: int = Field(
+        default=99, ge=1, le=99, description="LW-ABIL-05: initial 価値観 (%)."
+    )
+    keeper_floor_percent: int = Field(
+        default=1,
+        ge=0,
+        description="LW-KEEPER-02: nothing can be set at or below this 価値観, and a reward "
+        "may not take 価値観 below it (overspending).",
+    )
+    keeper_exp_cost: int = Field(
+        default=4, ge=0, description="LW-KEEPER-02: % per experience point (any party size)."
+    )
+    keeper_exp_max: int = Field(
+        default=10, ge=0, description="LW-KEEPER-02: most experience points per PC."
+    )
+    keeper_cr_per_percent: int = Field(
+        default=30, ge=1, description="LW-KEEPER-02: cr of money per 1 % (rounded down)."
+    )
+    keeper_item_cr_per_percent: int = Field(
+        default=40, ge=1, description="LW-KEEPER-02: cr of item price per 1 % (rounded down)."
+    )
+    keeper_artifact_costs: tuple[int, int, int, int] = Field(
+        default=(2, 14, 28, 34), description="LW-KEEPER-02: % of an オーパーツ of rank 1–4."
+    )
+    keeper_max_discount: int = Field(
+        default=50, ge=0, le=100, description="LW-KEEPER-02: most discount (%) of a found reward."
+    )
+    taboo_threshold: int = Field(
+        default=100, ge=1, description="LW-ABIL-05: 禁忌値 at which the event is raised."
+    )
+
+
+DEFAULT_SETTINGS = LittleWorldSettings()
