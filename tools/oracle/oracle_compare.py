@@ -18,6 +18,7 @@ An *outcome* is a dict shaped like the oracle's output line:
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from collections.abc import Iterable, Sequence
@@ -29,6 +30,16 @@ ORACLE_DIR = Path(__file__).resolve().parent
 ORACLE_SCRIPT = ORACLE_DIR / "bcdice_oracle.mjs"
 FLAGS = ("secret", "success", "failure", "critical", "fumble")
 UNSUPPORTED = "unsupported command"
+
+# BCDice-JS is Ruby compiled to JavaScript by Opal, where integers are JS numbers: a
+# negative zero (``-1 * 0``, ``Math.ceil(-0.2)``) prints as ``-0.0``. Ruby BCDice's
+# Integer arithmetic has no negative zero and prints ``0``; saikoro follows Ruby.
+_OPAL_NEGATIVE_ZERO = re.compile(r"(?<![\d.])-0\.0(?![\d.])")
+
+
+def ruby_text(text: str) -> str:
+    """The text Ruby BCDice prints, from BCDice-JS's (undo Opal's ``-0.0``)."""
+    return _OPAL_NEGATIVE_ZERO.sub("0", text)
 
 
 # -- the oracle (Node) ---------------------------------------------------------------
@@ -116,7 +127,7 @@ def differences(expected: dict[str, Any], observed: dict[str, Any]) -> list[str]
         if not observed.get("ok"):
             return [f"BCDice gave a result, saikoro: {observed.get('reason')}"]
         diffs = []
-        if expected["text"] != observed["text"]:
+        if ruby_text(expected["text"]) != observed["text"]:
             diffs.append(f"text: BCDice {expected['text']!r} / saikoro {observed['text']!r}")
         for flag in FLAGS:
             if bool(expected.get(flag)) != bool(observed.get(flag)):
