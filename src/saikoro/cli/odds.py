@@ -1,9 +1,62 @@
-"""(Sub-command not written yet: its issue's helper fills this module.)"""
+"""``saikoro odds``: the chances of a command's outcomes before rolling it."""
 
 from __future__ import annotations
 
+import json
+import sys
+from typing import Optional
+
 import typer
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    @app.command()
+    def odds(
+        command: Optional[list[str]] = typer.Argument(  # noqa: UP045 (Typer needs Optional)
+            None, help="BCDice command, e.g. LWA5-3 or 2D6>=7 (quote it)"
+        ),
+        system: str = typer.Option("DiceBot", "--system", "-s", help="game system ID"),
+        as_json: bool = typer.Option(False, "--json", help="JSON output"),
+        plot: Optional[str] = typer.Option(  # noqa: UP045
+            None, "--plot", help="also write a PNG bar chart to this file"
+        ),
+        method: str = typer.Option(
+            "auto", "--method", help="auto, enumeration, convolution or monte-carlo"
+        ),
+        samples: int = typer.Option(20_000, "--samples", help="Monte Carlo sample size"),
+        seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
+        lang: str = typer.Option("ja", "--lang", help="ja or en (human output)"),
+    ) -> None:
+        """Exact odds of a command (確率): success, critical, fumble, the value's distribution."""
+        from saikoro.odds import odds as compute_odds
+
+        try:
+            if not command:
+                raise SaikoroError(
+                    Message("コマンドを指定してください", "give a command"),
+                    reason="no command",
+                )
+            text = " ".join(command)
+            result = compute_odds(text, system, method=method, samples=samples, seed=seed)
+            if plot is not None:
+                from saikoro.odds.plot import write_plot
+
+                write_plot(result, plot)
+        except SaikoroError as error:
+            if as_json:
+                body = {"ok": False, "reason": error.reason, "message": error.message.both()}
+                print(json.dumps(body, ensure_ascii=False))
+            else:
+                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+            raise typer.Exit(1) from None
+        if as_json:
+            print(json.dumps(result.to_json(), ensure_ascii=False))
+            return
+        from rich.console import Console
+
+        from saikoro.odds.render import render
+
+        render(result, Console(), "en" if lang.lower().startswith("en") else "ja")

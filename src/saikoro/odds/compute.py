@@ -1,0 +1,205 @@
+"""``saikoro.odds``: pick the method for a command and build its :class:`Odds`.
+
+1. Exact enumeration of every dice sequence through the real evaluator when the
+   command has at most ``limit`` (10⁶) sequences.
+2. Exact convolution when the command is a plain sum of independent dice and has
+   more than :data:`CONVOLVE_ABOVE` sequences (faster than enumerating, same answer).
+3. Otherwise a Monte Carlo estimate (``exact: false``) with 95 % intervals.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from saikoro.dice.randomizer import SeededSource
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.odds import convolution, enumeration, montecarlo
+from saikoro.odds.result import FLAGS, Interval, Odds, moments, word_breakdown
+from saikoro.odds.runner import NotACommandError, Outcome, Runner, make_runner
+
+if TYPE_CHECKING:
+    from saikoro.dice.result import RollResult
+
+#: Exact enumeration handles commands with up to this many dice sequences.
+DEFAULT_LIMIT = 10**6
+#: A plain sum with more sequences than this is convolved instead of enumerated.
+CONVOLVE_ABOVE = 10_000
+METHODS = ("auto", "enumeration", "convolution", "monte-carlo")
+
+_FLAG_INDEX = {flag: i for i, flag in enumerate(FLAGS)}
+
+
+class OddsMethodError(SaikoroError):
+    """The method asked for cannot give this command's odds."""
+
+    reason = "odds method unavailable"
+
+
+def odds(
+    command: str,
+    system: str = "DiceBot",
+    *,
+    method: str = "auto",
+    limit: int = DEFAULT_LIMIT,
+    samples: int = montecarlo.DEFAULT_SAMPLES,
+    seed: int = 0,
+) -> Odds:
+    """The probabilities of ``command``'s outcomes in ``system`` (see :class:`Odds`).
+
+    ``method`` forces ``enumeration``, ``convolution`` or ``monte-carlo`` (``auto``
+    picks, see the module doc). ``limit`` caps the sequences enumerated; ``samples``
+    and ``seed`` drive Monte Carlo. Raises :class:`saikoro.errors.SaikoroError` for
+    unknown systems, text that is not a command, or a method that cannot apply.
+    """
+    if method not in METHODS:
+        raise OddsMethodError(
+            Message(
+                f"odds の方法 {method!r} はありません ({', '.join(METHODS)})",
+                f"unknown odds method {method!r} (one of {', '.join(METHODS)})",
+            )
+        )
+    if samples < 1 or limit < 1:
+        raise OddsMethodError(
+            Message("試行回数と上限は 1 以上です", "samples and limit must be at least 1")
+        )
+    run = make_runner(command, system)
+    probe = run(SeededSource(seed))
+    if probe is None:
+        raise NotACommandError(command, system)
+
+    if method == "monte-carlo":
+        return _from_sample(run, montecarlo.sample_outcomes(run, samples, seed))
+    if method == "convolution":
+        plain = _plain_sum(run)
+        if plain is None or plain.work > convolution.WORK_LIMIT:
+            raise OddsMethodError(
+                Message(
+                    f"{command!r} は畳み込みで計算できる単純な合計ではありません",
+                    f"{command!r} is not a plain sum of dice that convolution can handle",
+                )
+            )
+        return _from_convolution(run, plain, probe)
+    if method == "enumeration":
+        try:
+            return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
+        except enumeration.TreeTooLarge:
+            raise OddsMethodError(
+                Message(
+                    f"{command!r} の出目の組み合わせは {limit} 通りを超えます",
+                    f"{command!r} has more than {limit} dice sequences",
+                )
+            ) from None
+
+    estimate = enumeration.estimate_sequences(run, seed=seed)
+    plain = _plain_sum(run) if estimate.mean > CONVOLVE_ABOVE else None
+    if plain is not None and plain.work <= convolution.WORK_LIMIT:
+        return _from_convolution(run, plain, probe)
+    if estimate.mean <= limit:
+        try:
+            return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
+        except enumeration.TreeTooLarge:
+            pass
+    return _from_sample(run, montecarlo.sample_outcomes(run, samples, seed))
+
+
+def _plain_sum(run: Runner) -> convolution.PlainSum | None:
+    from saikoro.systems.base import GameSystem
+
+    if type(run.system).check_sum is not GameSystem.check_sum:
+        return None  # the system judges sums (criticals): not a plain sum
+    plain = convolution.parse_plain_sum(run.text, run.system.sides_implicit_d)
+    if plain is None or not convolution.agrees_with_evaluator(plain, run):
+        return None
+    return plain
+
+
+def _flag_probability(outcomes: dict[Outcome, Fraction], flag: str) -> Fraction:
+    index = _FLAG_INDEX[flag]
+    return sum((p for outcome, p in outcomes.items() if outcome[index]), Fraction(0))
+
+
+def _from_enumeration(run: Runner, found: enumeration.Enumeration) -> Odds:
+    distribution: dict[int, Fraction] = {}
+    words: dict[str, Fraction] = {}
+    for outcome, p in found.outcomes.items():
+        value = outcome[4]
+        if value is not None:
+            distribution[value] = distribution.get(value, Fraction(0)) + p
+        words[outcome[5]] = words.get(outcome[5], Fraction(0)) + p
+    distribution = dict(sorted(distribution.items()))
+    mean, stdev = moments(distribution)  # type: ignore[arg-type]
+    return Odds(
+        command=run.command,
+        system=run.system.id,
+        exact=True,
+        method="enumeration",
+        outcomes=found.sequences,
+        distribution=distribution,  # type: ignore[arg-type]
+        mean=mean,
+        stdev=stdev,
+        value_probability=sum(distribution.values(), Fraction(0)),
+        context=_with_comparison(run, found.context),
+        example=_text(found.example),
+        words=word_breakdown(words),  # type: ignore[arg-type]
+        **{flag: _flag_probability(found.outcomes, flag) for flag in FLAGS},
+    )
+
+
+def _from_convolution(run: Runner, plain: convolution.PlainSum, probe: RollResult) -> Odds:
+    result = convolution.convolve(plain)
+    mean, stdev = moments(result.distribution)  # type: ignore[arg-type]
+    return Odds(
+        command=run.command,
+        system=run.system.id,
+        exact=True,
+        method="convolution",
+        outcomes=result.sequences,
+        success=result.success,
+        failure=result.failure,
+        critical=Fraction(0),
+        fumble=Fraction(0),
+        distribution=result.distribution,  # type: ignore[arg-type]
+        mean=mean,
+        stdev=stdev,
+        context=_with_comparison(run, {}),
+        example=_text(probe),
+    )
+
+
+def _from_sample(run: Runner, sample: montecarlo.Sample) -> Odds:
+    distribution = {v: c / sample.n for v, c in sample.value_counts.items()}
+    mean, stdev = moments(distribution)  # type: ignore[arg-type]
+    intervals: dict[str, Interval] = {flag: sample.interval(flag) for flag in FLAGS}
+    return Odds(
+        command=run.command,
+        system=run.system.id,
+        exact=False,
+        method="monte-carlo",
+        outcomes=sample.n,
+        distribution=distribution,  # type: ignore[arg-type]
+        mean=mean,
+        stdev=stdev,
+        value_probability=sum(sample.value_counts.values()) / sample.n,
+        intervals=intervals,
+        mean_interval=sample.mean_interval(),
+        context=_with_comparison(run, sample.context),
+        example=_text(sample.example),
+        words=word_breakdown({w: c / sample.n for w, c in sample.words.items()}),  # type: ignore[arg-type]
+        **{flag: sample.probability(flag) for flag in FLAGS},
+    )
+
+
+def _text(result: RollResult | None) -> str:
+    return result.text if result is not None else ""
+
+
+def _with_comparison(run: Runner, context: dict[str, Any]) -> dict[str, Any]:
+    """Add the target of a generic sum (``1D100<=65`` → ``<=65``) when the system gave none."""
+    if "target" in context:
+        return context
+    plain = convolution.parse_plain_sum(run.text, run.system.sides_implicit_d)
+    if plain is None or plain.op is None:
+        return context
+    return {**context, "target": f"{plain.op}{plain.target}"}

@@ -1,0 +1,91 @@
+"""Estimated odds by sampling the real evaluator with a seeded dice source."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from saikoro.dice.randomizer import SeededSource
+from saikoro.odds.result import FLAGS, Interval
+from saikoro.odds.runner import outcome_of, scalar_details
+
+if TYPE_CHECKING:
+    from saikoro.dice.randomizer import DiceSource
+    from saikoro.dice.result import RollResult
+
+#: z for a two-sided 95 % interval.
+Z95 = 1.959963984540054
+
+DEFAULT_SAMPLES = 20_000
+
+
+def wilson_interval(hits: int, n: int, z: float = Z95) -> Interval:
+    """The Wilson score interval of a binomial proportion (good near 0 and 1 too)."""
+    if n <= 0:
+        return Interval(0.0, 1.0)
+    p = hits / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Sample:
+    """Frequencies over ``n`` seeded runs."""
+
+    n: int
+    flag_hits: dict[str, int]
+    value_counts: dict[int, int]
+    context: dict[str, Any] = field(default_factory=dict)
+    example: RollResult | None = None
+    words: dict[str, int] = field(default_factory=dict)
+
+    def probability(self, flag: str) -> float:
+        return self.flag_hits[flag] / self.n
+
+    def interval(self, flag: str) -> Interval:
+        return wilson_interval(self.flag_hits[flag], self.n)
+
+    def mean_interval(self) -> Interval | None:
+        k = sum(self.value_counts.values())
+        if k < 2:
+            return None
+        mean = sum(v * c for v, c in self.value_counts.items()) / k
+        var = sum((v - mean) ** 2 * c for v, c in self.value_counts.items()) / (k - 1)
+        half = Z95 * math.sqrt(var / k)
+        return Interval(mean - half, mean + half)
+
+
+def sample_outcomes(
+    run: Callable[[DiceSource], RollResult | None], n: int = DEFAULT_SAMPLES, seed: int = 0
+) -> Sample:
+    """Run the command ``n`` times with dice from ``SeededSource(seed)``."""
+    source = SeededSource(seed)
+    hits = dict.fromkeys(FLAGS, 0)
+    values: dict[int, int] = {}
+    words: dict[str, int] = {}
+    context: dict[str, Any] | None = None
+    example: RollResult | None = None
+    for _ in range(n):
+        result = run(source)
+        success, failure, critical, fumble, value, word = outcome_of(result)
+        words[word] = words.get(word, 0) + 1
+        hits["success"] += success
+        hits["failure"] += failure
+        hits["critical"] += critical
+        hits["fumble"] += fumble
+        if value is not None:
+            values[value] = values.get(value, 0) + 1
+        if context is None:
+            context, example = scalar_details(result), result
+        elif context:
+            detail = result.detail if result is not None else {}
+            for name in [k for k, v in context.items() if detail.get(k, _MISSING) != v]:
+                del context[name]
+    return Sample(n, hits, dict(sorted(values.items())), context or {}, example, words)
+
+
+_MISSING = object()

@@ -1,0 +1,184 @@
+"""Odds for people: a Rich table, the context of a check, and a terminal bar chart."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from saikoro.i18n import Message
+from saikoro.odds.result import FLAGS, Odds
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+FLAG_LABELS: dict[str, Message] = {
+    "success": Message("成功", "success"),
+    "failure": Message("失敗", "failure"),
+    "critical": Message("クリティカル", "critical"),
+    "fumble": Message("ファンブル", "fumble"),
+}
+
+#: Labels of the context details systems put in ``RollResult.detail``.
+CONTEXT_LABELS: dict[str, Message] = {
+    "band": Message("難易度", "difficulty"),
+    "difficulty": Message("難易度", "difficulty"),
+    "target": Message("目標値", "target"),
+    "rate": Message("成功率", "rate"),
+    "ac": Message("AC", "AC"),
+    "rc": Message("RC", "RC"),
+    "charm": Message("魅力", "charm"),
+    "critical_range": Message("クリティカル≦", "critical on ≤"),
+}
+
+BAR_WIDTH = 40
+MAX_BARS = 40
+
+
+def percent(p: float) -> str:
+    return f"{100 * p:.2f} %"
+
+
+def fraction_text(p: Any) -> str:
+    if isinstance(p, Fraction) and p.denominator <= 10**6:
+        return f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+    return ""
+
+
+def context_text(odds: Odds, lang: str) -> str:
+    """``目標値 60, AC 30, …``: the check's fixed details (band, rate), shown by the chance."""
+    parts = []
+    for key, value in odds.context.items():
+        if value is None or isinstance(value, bool) or key not in CONTEXT_LABELS:
+            continue
+        parts.append(f"{CONTEXT_LABELS[key].text(lang)} {value}")
+    return ", ".join(parts)
+
+
+def method_text(odds: Odds, lang: str) -> str:
+    n = f"{odds.outcomes:,}"
+    if odds.method == "enumeration":
+        return Message(
+            f"厳密 (出目 {n} 通りをすべて評価)", f"exact ({n} dice sequences, every one evaluated)"
+        ).text(lang)
+    if odds.method == "convolution":
+        return Message(
+            f"厳密 (合計の畳み込み、出目 {n} 通り)", f"exact (convolution of the sum, {n} sequences)"
+        ).text(lang)
+    return Message(
+        f"推定 (モンテカルロ {n} 回、95 % 信頼区間つき)",
+        f"estimate (Monte Carlo, {n} samples, 95 % intervals)",
+    ).text(lang)
+
+
+def bins(distribution: dict[int, Any], max_bars: int = MAX_BARS) -> list[tuple[str, float]]:
+    """(label, probability) bars; wide distributions are grouped into ranges."""
+    items = [(v, float(p)) for v, p in distribution.items()]
+    if not items:
+        return []
+    low, high = items[0][0], items[-1][0]
+    span = high - low + 1
+    if span <= max_bars:
+        dense = dict(items)
+        return [(str(v), dense.get(v, 0.0)) for v in range(low, high + 1)]
+    width = -(-span // max_bars)
+    grouped: list[tuple[str, float]] = []
+    for start in range(low, high + 1, width):
+        end = min(start + width - 1, high)
+        total = sum(p for v, p in items if start <= v <= end)
+        grouped.append((f"{start}–{end}", total))
+    return grouped
+
+
+def bar_lines(distribution: dict[int, Any]) -> list[str]:
+    """A horizontal bar chart of the distribution, one line per value (or range)."""
+    bars = bins(distribution)
+    if not bars:
+        return []
+    top = max(p for _, p in bars) or 1.0
+    label_width = max(len(label) for label, _ in bars)
+    eighths = " ▏▎▍▌▋▊▉"
+    lines = []
+    for label, p in bars:
+        units = p / top * BAR_WIDTH
+        full = int(units)
+        rest = int((units - full) * 8)
+        bar = "█" * full + (eighths[rest] if rest else "")
+        lines.append(f"{label:>{label_width}} │{bar:<{BAR_WIDTH + 1}} {percent(p)}")
+    return lines
+
+
+def render(odds: Odds, console: Console, lang: str = "ja") -> None:
+    """Print the odds as a table, the check's context and a bar chart."""
+    from rich.table import Table
+    from rich.text import Text
+
+    title = f"{odds.command}  [{odds.system}]"
+    table = Table(title=title, caption=method_text(odds, lang), show_header=True)
+    table.add_column(Message("結果", "outcome").text(lang))
+    table.add_column(Message("確率", "chance").text(lang), justify="right")
+    if odds.exact:
+        table.add_column(Message("分数", "fraction").text(lang), justify="right")
+    else:
+        table.add_column(Message("95 % 区間", "95 % interval").text(lang), justify="right")
+    note = context_text(odds, lang)
+    if note:
+        table.add_column(Message("条件", "check").text(lang))
+    for flag in FLAGS:
+        p = odds.probability(flag)
+        if odds.exact:
+            extra = fraction_text(p)
+        else:
+            interval = odds.intervals[flag]
+            extra = f"{percent(interval.low)} – {percent(interval.high)}"
+        row = [FLAG_LABELS[flag].text(lang), percent(float(p)), extra]
+        if note:
+            row.append(note if flag == "success" else "")
+        table.add_row(*row)
+    if odds.mean is not None:
+        mean_extra = fraction_text(odds.mean) if odds.exact else ""
+        if not odds.exact and odds.mean_interval is not None:
+            mean_extra = f"{odds.mean_interval.low:.3f} – {odds.mean_interval.high:.3f}"
+        row = [Message("平均", "mean").text(lang), f"{float(odds.mean):.4f}", mean_extra]
+        table.add_row(*(row + [""] if note else row))
+        row = [Message("標準偏差", "std. dev.").text(lang), f"{odds.stdev:.4f}", ""]
+        table.add_row(*(row + [""] if note else row))
+    console.print(table)
+    if odds.words:
+        words = Table(title=Message("結果の内訳", "results").text(lang), show_header=False)
+        words.add_column()
+        words.add_column(justify="right")
+        for word, p in odds.words.items():
+            words.add_row(word or "—", percent(float(p)))
+        console.print(words)
+    if _uniform(odds.distribution):
+        low, high = min(odds.distribution), max(odds.distribution)
+        console.print(
+            Message(
+                f"値は {low}〜{high} の一様分布 (各 {percent(float(odds.distribution[low]))})",
+                f"the value is uniform on {low}–{high} ({percent(float(odds.distribution[low]))} each)",
+            ).text(lang)
+        )
+        return
+    lines = bar_lines(odds.distribution)
+    if lines:
+        heading = Message("値の分布 (合計またはダメージ)", "distribution of the value (total or damage)")
+        console.print(Text(heading.text(lang), style="bold"))
+        for line in lines:
+            console.print(Text(line))
+        if odds.value_probability != 1:
+            console.print(
+                Message(
+                    f"(値のある結果は全体の {percent(float(odds.value_probability))})",
+                    f"(results with a value: {percent(float(odds.value_probability))})",
+                ).text(lang)
+            )
+
+
+def _uniform(distribution: dict[int, Any]) -> bool:
+    """A wide flat distribution (the raw d100 of a check): a chart would say nothing."""
+    if len(distribution) <= MAX_BARS:
+        return False
+    values = sorted(distribution)
+    first = distribution[values[0]]
+    contiguous = values[-1] - values[0] + 1 == len(values)
+    return contiguous and all(distribution[v] == first for v in values)

@@ -1,0 +1,121 @@
+"""Run one command once against a dice source, through the real evaluator.
+
+Every odds method (enumeration, the convolution's cross-check, Monte Carlo) goes
+through :class:`Runner`, so the odds can never drift from the rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from saikoro.dice.randomizer import UPPER_LIMIT_DICE_SIDES, DiceSource, Die, Randomizer
+from saikoro.errors import SaikoroError, UnsupportedCommandError
+from saikoro.i18n import Message
+
+if TYPE_CHECKING:
+    from saikoro.dice.result import RollResult
+    from saikoro.systems.base import GameSystem
+
+#: The outcome of one run, as odds count it:
+#: (success, failure, critical, fumble, value, result word — the text after the last ＞).
+Outcome = tuple[bool, bool, bool, bool, "int | None", str]
+
+
+class NotACommandError(UnsupportedCommandError):
+    """The text is not a command of the system, so it has no odds."""
+
+    def __init__(self, command: str, system: str) -> None:
+        super().__init__(
+            Message(
+                f"{command!r} は {system} のダイスコマンドではありません",
+                f"{command!r} is not a dice command of {system}",
+            )
+        )
+
+
+class NondeterministicCommandError(SaikoroError):
+    """The evaluator asked for different dice on the same dice so far (a bug)."""
+
+    reason = "nondeterministic command"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                "同じ出目に対してコマンドの結果が変わりました (odds を計算できません)",
+                "the command gave different dice requests for the same dice (no odds)",
+            )
+        )
+
+
+def outcome_of(result: RollResult | None) -> Outcome:
+    if result is None:
+        return (False, False, False, False, None, "")
+    value = result.value
+    return (
+        bool(result.success),
+        bool(result.failure),
+        bool(result.critical),
+        bool(result.fumble),
+        None if value is None else int(value),
+        result.text.rpartition("＞")[2].strip(),
+    )
+
+
+def scalar_details(result: RollResult | None) -> dict[str, Any]:
+    """The result's scalar details (band, rate, target, …), candidates for the context."""
+    if result is None:
+        return {}
+    return {
+        key: value
+        for key, value in result.detail.items()
+        if isinstance(value, str | int | float | bool) or value is None
+    }
+
+
+_DICE: dict[tuple[int, int], Die] = {}
+
+
+class LeanRandomizer(Randomizer):
+    """The real :class:`Randomizer` with shared ``Die`` records (odds run commands 10⁶ times).
+
+    ``Die`` is frozen, so one instance per (sides, value) serves every run; the rolls,
+    limits and records are the base class's.
+    """
+
+    def roll_once(self, sides: int) -> int:
+        if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
+            self._hit("sides")
+            return 0
+        value = self._rand(sides)
+        die = _DICE.get((sides, value))
+        if die is None:
+            die = _DICE[(sides, value)] = Die("normal", sides, value)
+        self.rands.append(die)
+        return value
+
+
+@dataclass
+class Runner:
+    """Evaluates one normalized command of one system, once per call."""
+
+    command: str
+    system: GameSystem
+    text: str
+
+    def __call__(self, source: DiceSource) -> RollResult | None:
+        from saikoro.dice import engine
+
+        return engine.evaluate_normalized(self.text, self.system, LeanRandomizer(source))
+
+
+def make_runner(command: str, system: str) -> Runner:
+    """A runner for ``command`` in ``system``; raises a SaikoroError for unknown systems."""
+    from saikoro.dice.normalize import normalize
+    from saikoro.systems import systems
+
+    game_system = systems.get_system(system)
+    text = normalize(command)
+    if not text:
+        raise NotACommandError(command, system)
+    return Runner(command, game_system, text)
