@@ -28,7 +28,7 @@ from saikoro.dice.arith import (
     divide,
     tokenize,
 )
-from saikoro.dice.result import CheckResult, RollResult, SumCheck
+from saikoro.dice.result import RollResult, SumCheck
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
@@ -37,6 +37,15 @@ if TYPE_CHECKING:
 PREFIX_PATTERN = r"[+\-(]*(\d+|D\d+)"
 
 SEPARATOR = " ＞ "
+
+
+def _base_check_sum() -> object:
+    from saikoro.systems.base import GameSystem
+
+    return GameSystem.check_sum
+
+
+_BASE_CHECK_SUM = _base_check_sum()
 
 
 class _Ctx:
@@ -91,6 +100,9 @@ class Num(Node):
     def __init__(self, literal: int) -> None:
         self.literal = literal
         self.has_dice = False
+
+    def value(self, ctx: _Ctx) -> int:
+        return self.literal
 
     def eval(self, ctx: _Ctx) -> tuple[int, str]:
         return self.literal, str(self.literal)
@@ -219,13 +231,35 @@ class Dice(Node):
 
 
 class Command:
-    __slots__ = ("secret", "lhs", "cmp_op", "rhs")
+    """A parsed AddDice command. Its echo and target depend only on the system's settings."""
+
+    __slots__ = ("secret", "lhs", "cmp_op", "rhs", "lone_die_possible", "_static")
 
     def __init__(self, secret: bool, lhs: Node, cmp_op: str | None, rhs: Node | str | None):
         self.secret = secret
         self.lhs = lhs
         self.cmp_op = cmp_op
         self.rhs = rhs  # a dice-free node, "?" or None
+        # BCDice repeats the dice ("5[2,3]") unless the whole left side is one plain die.
+        self.lone_die_possible = isinstance(lhs, Dice) and lhs.plain
+        self._static: dict[tuple[str, int], tuple[str, int | None]] = {}
+
+    def static_parts(self, ctx: _Ctx) -> tuple[str, int | None]:
+        """``(echo, target)``: the command as BCDice echoes it and the target's value."""
+        system = ctx.system
+        key = (system.round_type, system.sides_implicit_d)
+        cached = self._static.get(key)
+        if cached is None:
+            echo = self.lhs.expr(ctx)
+            target: int | None = None
+            if self.cmp_op is not None:
+                if isinstance(self.rhs, Node):
+                    target = self.rhs.value(ctx)
+                    echo += CMP_OP_TEXT[self.cmp_op] + str(target)
+                else:
+                    echo += CMP_OP_TEXT[self.cmp_op] + "?"
+            cached = self._static[key] = ("(" + echo + ")", target)
+        return cached
 
 
 # -- parser ------------------------------------------------------------------------------
@@ -377,51 +411,34 @@ def parse(text: str) -> Command | None:
 # -- evaluation ------------------------------------------------------------------------------
 
 
-def default_check(total: int, cmp_op: str, target: int | None) -> CheckResult | None:
-    """BCDice's generic judgement: 成功/失敗 for a comparison, nothing for a ``?`` target."""
-    if target is None:
-        return None
-    if compare(total, cmp_op, target):
-        return CheckResult("成功", success=True)
-    return CheckResult("失敗", failure=True)
-
-
 def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollResult:
     ctx = _Ctx(system, randomizer)
     total, output = command.lhs.eval(ctx)
-    lhs = command.lhs
-    # BCDice repeats the dice ("5[2,3]") unless the whole left side is one plain die.
-    lone_die = len(ctx.dice) <= 1 and isinstance(lhs, Dice) and lhs.plain
-    interim = None if lone_die else output
-
-    check: CheckResult | None = None
-    expr = command.lhs.expr(ctx)
-    if command.cmp_op is not None:
-        target: int | None = None
-        if isinstance(command.rhs, Node):
-            target = command.rhs.value(ctx)
-            expr += CMP_OP_TEXT[command.cmp_op] + str(target)
-        else:
-            expr += CMP_OP_TEXT[command.cmp_op] + "?"
-        check = system.check_sum(SumCheck(total, tuple(ctx.dice), command.cmp_op, target))
-        if check is None:
-            check = default_check(total, command.cmp_op, target)
-
-    parts = ["(" + expr + ")"]
-    if interim is not None:
-        parts.append(interim)
+    echo, target = command.static_parts(ctx)
+    parts = [echo] if command.lone_die_possible and len(ctx.dice) <= 1 else [echo, output]
     parts.append(str(total))
     result = RollResult(text="", secret=command.secret, value=total)
-    if check is not None:
-        if check.text:
-            parts.append(check.text)
-        result.success = check.success
-        result.failure = check.failure
-        result.critical = check.critical
-        result.fumble = check.fumble
-        result.rules = check.rules
+    cmp_op = command.cmp_op
+    if cmp_op is not None:
+        check = None
+        if type(system).check_sum is not _BASE_CHECK_SUM:
+            check = system.check_sum(SumCheck(total, tuple(ctx.dice), cmp_op, target))
+        if check is not None:
+            if check.text:
+                parts.append(check.text)
+            result.success = check.success
+            result.failure = check.failure
+            result.critical = check.critical
+            result.fumble = check.fumble
+            result.rules = check.rules
+        elif target is not None:  # BCDice's default: 成功/失敗 (nothing for a "?" target)
+            if compare(total, cmp_op, target):
+                parts.append("成功")
+                result.success = True
+            else:
+                parts.append("失敗")
+                result.failure = True
     result.text = SEPARATOR.join(parts)
-    result.detail["dice"] = list(ctx.dice)
     return result
 
 
