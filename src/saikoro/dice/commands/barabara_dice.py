@@ -5,8 +5,9 @@ Grammar (BCDice's, over the shared lexer of :mod:`saikoro.dice.arith`)::
     [S] term B term (+ term B term)* [CMP_OP add]
 
 ``term`` is a number or a parenthesized arithmetic expression, so ``(1*2)B(2+4)``
-is ``2B6``. Output: ``(3B6>=4) ＞ 5,2,4 ＞ 成功数2``. Division by zero in a count
-or side makes the text not a command (BCDice raises an internal error there).
+is ``2B6``. Output: ``(3B6>=4) ＞ 5,2,4 ＞ 成功数2``. Division by zero in a count,
+side or target raises :class:`DivisionByZeroError` (BCDice fails with an internal
+error there; its Calc prints the same words).
 
 The small helpers at the bottom (game-system settings with BCDice's defaults,
 printing a comparison) are shared with RerollDice and UpperDice.
@@ -21,8 +22,24 @@ from saikoro.dice import arith
 from saikoro.dice.arith import Expr, ParseFailure, TokenStream
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 
 PREFIX_PATTERN = r"\d+B\d+"
+
+
+class DivisionByZeroError(SaikoroError):
+    """A count, side, target or threshold of BarabaraDice & co. divides by zero."""
+
+    reason = "division by zero"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                "ゼロ除算が発生したため計算できませんでした",
+                "the command divides by zero, so it cannot be calculated",
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -86,7 +103,7 @@ def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollR
         dice = [n.to_dice(round_type) for n in command.notations]
         target = command.target.eval(round_type) if command.target is not None else None
     except ZeroDivisionError:
-        return None
+        raise DivisionByZeroError() from None
     cmp_op = command.cmp_op or setting(system, "default_cmp_op")
     if target is None:
         target = setting(system, "default_target_number")

@@ -18,13 +18,16 @@ then the rerolls in order) separated by `` + ``.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from saikoro.dice import arith
 from saikoro.dice.arith import Expr, ParseFailure, TokenStream
 from saikoro.dice.commands.barabara_dice import (
+    DivisionByZeroError,
     Notation,
     cmp_text,
     grich_text,
@@ -33,7 +36,7 @@ from saikoro.dice.commands.barabara_dice import (
     parse_target,
     setting,
 )
-from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.randomizer import UPPER_LIMIT_DICE_SIDES, Randomizer
 from saikoro.dice.result import RollResult
 
 PREFIX_PATTERN = r"\d+R\d+"
@@ -44,6 +47,16 @@ REROLL_LIMIT = 10000
 BAD_CONDITION_TEXT = (
     "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
 )
+
+
+_PREDICATES: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "=": operator.eq,
+    "<>": operator.ne,
+}
 
 
 @dataclass(frozen=True)
@@ -121,17 +134,27 @@ def roll_with_rerolls(
     sort: bool,
 ) -> list[list[int]]:
     """Roll each group, queueing a new group of as many dice as met the condition."""
+    rerolls = _PREDICATES[op]
     queue = deque(dice)
     groups: list[list[int]] = []
+    # Dice of impossible sides show 0 without using random numbers, so ``200R0[=0]``
+    # rolls the same group 10000 times: remember it instead of re-rolling it.
+    zero_groups: dict[tuple[int, int], tuple[list[int], int]] = {}
     rolls = 0
     while queue and rolls < REROLL_LIMIT:
         times, sides = queue.popleft()
         rolls += 1
-        values = randomizer.roll_barabara(times, sides)
-        if sort:
-            values.sort()
+        known = zero_groups.get((times, sides))
+        if known is not None:
+            values, again = known[0], known[1]
+        else:
+            values = randomizer.roll_barabara(times, sides)
+            if sort:
+                values.sort()
+            again = sum(1 for v in values if rerolls(v, threshold))
+            if not 1 <= sides <= UPPER_LIMIT_DICE_SIDES:
+                zero_groups[(times, sides)] = (values, again)
         groups.append(values)
-        again = sum(1 for v in values if arith.compare(v, op, threshold))
         if again > 0:
             queue.append((again, sides))
     return groups
@@ -154,7 +177,7 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
             threshold = target
         dice = [n.to_dice(round_type) for n in command.notations]
     except ZeroDivisionError:
-        return None
+        raise DivisionByZeroError() from None
 
     if not all(condition_is_valid(reroll_op, threshold, sides) for _, sides in dice):
         return RollResult(text=f"{command.source} ＞ {BAD_CONDITION_TEXT}", secret=command.secret)
@@ -163,19 +186,29 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
     groups = roll_with_rerolls(
         dice, randomizer, reroll_op, threshold, setting(system, "sort_barabara_dice", False)
     )
-    values = [v for group in groups for v in group]
     # Ones among the rerolled dice do not count (BCDice's rule for glitches).
     ones = sum(group.count(1) for group in groups[: len(command.notations)])
-    success = sum(1 for v in values if arith.compare(v, cmp_op, target)) if cmp_op else 0
+    succeeds = _PREDICATES[cmp_op] if cmp_op else None
+    dice_count = success = 0
+    texts: list[str] = []
+    seen: dict[int, tuple[str, int]] = {}  # repeated (memoized) groups are counted once
+    for group in groups:
+        known = seen.get(id(group))
+        if known is None:
+            hits = sum(1 for v in group if succeeds(v, target)) if succeeds else 0
+            known = seen[id(group)] = (",".join(map(str, group)), hits)
+        texts.append(known[0])
+        success += known[1]
+        dice_count += len(group)
 
     notation = "+".join(f"{times}R{sides}" for times, sides in dice)
     reroll_text = "" if reroll_op == cmp_op else cmp_text(reroll_op)
     expr = f"({notation}[{reroll_text}{threshold}]{cmp_text(cmp_op)}{none_as_empty(target)})"
     sequence = [
         expr,
-        " + ".join(",".join(map(str, group)) for group in groups),
+        " + ".join(texts),
         f"成功数{success}",
-        *grich_text(system, ones, len(values), success),
+        *grich_text(system, ones, dice_count, success),
     ]
     return RollResult(
         text=" ＞ ".join(sequence),

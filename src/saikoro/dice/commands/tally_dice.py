@@ -14,7 +14,7 @@ from typing import Any
 
 from saikoro.dice import arith
 from saikoro.dice.arith import Expr, ParseFailure, TokenStream
-from saikoro.dice.commands.barabara_dice import setting
+from saikoro.dice.commands.barabara_dice import DivisionByZeroError, setting
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
 
@@ -53,7 +53,7 @@ def roll(command: TallyCommand, system: Any, randomizer: Randomizer) -> RollResu
         times = command.times.eval(round_type)
         sides = command.sides.eval(round_type)
     except ZeroDivisionError:
-        return None
+        raise DivisionByZeroError() from None
     if times <= 0 or sides <= 0:
         return None
     notation = f"{times}T{'Z' if command.show_zeros else 'Y'}{sides}"

@@ -10,7 +10,10 @@ With a comparison the command counts the dice whose sum (+ modifier) meets it
 (``成功数2``); without one it prints the largest and the total (``23/41(最大/合計)``,
 the modifier counted once in the total). A threshold of 1 or less (or none) gives
 BCDice's message. Every rolled die counts toward the randomizer's 10000-number
-limit, which bounds the rerolling.
+limit, which bounds the rerolling; more than 10000 dice in one command raise
+:class:`~saikoro.dice.randomizer.TooManyRandsError` even when they would all show 0
+(a d0 or a die of more than 10000 sides), and a negative count raises
+:class:`NegativeDiceCountError` (BCDice fails with an internal error there).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 from saikoro.dice import arith
 from saikoro.dice.arith import BinaryOp, Expr, Negative, Number, ParseFailure, TokenStream
 from saikoro.dice.commands.barabara_dice import (
+    DivisionByZeroError,
     Notation,
     cmp_text,
     none_as_empty,
@@ -28,12 +32,26 @@ from saikoro.dice.commands.barabara_dice import (
     parse_target,
     setting,
 )
-from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.randomizer import UPPER_LIMIT_RANDS, Randomizer, TooManyRandsError
 from saikoro.dice.result import RollResult
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 
 PREFIX_PATTERN = r"\d+U\d+"
 
 BAD_THRESHOLD_TEXT = "無限ロールの条件がまちがっています"
+
+
+class NegativeDiceCountError(SaikoroError):
+    reason = "negative dice count"
+
+    def __init__(self, times: int) -> None:
+        super().__init__(
+            Message(
+                f"振るダイスの個数が負の数です ({times})",
+                f"the number of dice to roll is negative ({times})",
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -166,7 +184,7 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
         modifier = command.modifier.eval(round_type)
         target = command.target.eval(round_type) if command.target is not None else None
     except ZeroDivisionError:
-        return None
+        raise DivisionByZeroError() from None
     if threshold is None:
         threshold = setting(system, "upper_dice_reroll_threshold") or 0
 
@@ -178,10 +196,16 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
     if threshold <= 1:
         return RollResult(text=f"({expr}) ＞ {BAD_THRESHOLD_TEXT}", secret=command.secret)
 
+    for times, _ in dice:
+        if times < 0:
+            raise NegativeDiceCountError(times)
+    if sum(times for times, _ in dice) > UPPER_LIMIT_RANDS:
+        raise TooManyRandsError()
+
     sort = setting(system, "sort_barabara_dice", False)
     rolled: list[UpperDie] = []
     for times, sides in dice:
-        group = [roll_die(randomizer, sides, threshold) for _ in range(max(times, 0))]
+        group = [roll_die(randomizer, sides, threshold) for _ in range(times)]
         if sort:
             group.sort(key=lambda die: die.sum)
         rolled.extend(group)
