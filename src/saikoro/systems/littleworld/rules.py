@@ -342,6 +342,52 @@ def roll_attack(
     return resolve_attack(attack, defence, can_defend=can_defend, settings=settings)
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """LW-COMBAT-04: a skill card declared by the attacker or the defender (for the log)."""
+
+    role: Literal["attacker", "defender"]
+    card: str
+    rules: tuple[str, ...]
+    gm_override: bool = False
+
+
+def declare_skill_card(
+    role: Literal["attacker", "defender"],
+    card: str,
+    skill_cards: Sequence[str],
+    *,
+    stage: Literal["before_action", "before_defence", "after_roll"],
+    asleep: bool = False,
+    gm_override: bool = False,
+) -> Declaration:
+    """LW-COMBAT-04: the attacker declares a skill card before acting, the defender before the
+    defence roll; a card not held, a late declaration, or a sleeping character's card
+    (LW-COND-04) is refused unless the GM overrides."""
+    rules: tuple[str, ...] = ("LW-COMBAT-04",)
+    due = "before_action" if role == "attacker" else "before_defence"
+    problem: Message | None = None
+    if card not in skill_cards:
+        problem = Message(
+            f"スキルカード「{card}」を持っていません", f"the skill card {card} is not held"
+        )
+    elif asleep:
+        rules = (*rules, "LW-COND-04")
+        problem = Message(
+            "睡眠中はスキルカードを使えません", "skill cards cannot be used while asleep"
+        )
+    elif stage != due:
+        when = "行動前" if role == "attacker" else "防御判定の前"
+        problem = Message(
+            f"スキルカードは{when}に宣言します",
+            "a skill card is declared "
+            + ("before acting" if role == "attacker" else "before the defence roll"),
+        )
+    if problem is not None and not gm_override:
+        raise LittleWorldRuleError(problem)
+    return Declaration(role, card, rules, gm_override=problem is not None)
+
+
 def fall_ability(body: int, skill: int) -> tuple[str, int, tuple[str, ...]]:
     """LW-ABIL-03: a fall from height uses the higher of 体力 and 技巧."""
     if skill > body:

@@ -1,0 +1,258 @@
+"""帽子世界TRPG chat commands → rule functions → BCDice-style results.
+
+Syntax (a contract, see help.py):
+
+- ``LW<a>`` / ``LW<a>>=<t>``: a check with ability ``a`` (LW-CHECK-01…04).
+- ``LWO<a>-<b>``: an opposed check, active ``a`` against passive ``b`` (LW-CHECK-05).
+- ``LWA<a>-<d>``: a whole attack (LW-COMBAT-05…11); ``LWA<a>`` / ``LWA<a>-X``: the
+  defender cannot defend.
+- ``LWT<行動>``: which ability a task uses (LW-ABIL-02).
+
+Generic sums (``2D6+3>=10``) are judged by :func:`judge_sum` (LW-CHECK-03).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from saikoro.dice.randomizer import Randomizer
+from saikoro.dice.result import CheckResult, RollResult, SumCheck
+from saikoro.systems.littleworld import rules as R
+from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
+
+SEP = " ＞ "
+
+CHECK_RE = re.compile(r"^LW(\d+)(?:>=(\d+))?$")
+OPPOSED_RE = re.compile(r"^LWO(\d+)-(\d+)$")
+ATTACK_RE = re.compile(r"^LWA(\d+)(?:-(\d+|X))?$")
+TASK_RE = re.compile(r"^LWT(.+)$")
+
+
+def evaluate(
+    command: str, randomizer: Randomizer, settings: LittleWorldSettings = DEFAULT_SETTINGS
+) -> RollResult | None:
+    """One ``LW…`` command (normalized, upper case, ``S`` and comment removed), or None."""
+    if m := CHECK_RE.match(command):
+        target = int(m.group(2)) if m.group(2) is not None else None
+        return check_command(command, int(m.group(1)), target, randomizer, settings)
+    if m := OPPOSED_RE.match(command):
+        return opposed_command(command, int(m.group(1)), int(m.group(2)), randomizer, settings)
+    if m := ATTACK_RE.match(command):
+        d = m.group(2)
+        defender = None if d is None or d == "X" else int(d)
+        return attack_command(command, int(m.group(1)), defender, randomizer, settings)
+    if m := TASK_RE.match(command):
+        return task_command(command, m.group(1))
+    return None
+
+
+# -- text pieces ----------------------------------------------------------------
+
+
+def dice_text(check: R.Check, added: int | None = None) -> str:
+    """``9[4,5]+3``: the dice sum, the dice, and the ability added (BCDice's AddDice form)."""
+    plus = check.ability if added is None else added
+    sign = "+" if plus >= 0 else "-"
+    return f"{sum(check.dice)}[{','.join(map(str, check.dice))}]{sign}{abs(plus)}"
+
+
+def _check_detail(check: R.Check) -> dict[str, Any]:
+    return {
+        "ability": check.ability,
+        "dice": list(check.dice),
+        "total": check.total,
+        "weak": check.weak,
+        "critical": check.critical,
+        "fumble": check.fumble,
+    }
+
+
+def _flag_word(check: R.Check) -> str:
+    if check.critical:
+        return " クリティカル"
+    if check.fumble:
+        return " ファンブル"
+    return ""
+
+
+# -- LW<a>[>=<t>] -------------------------------------------------------------------
+
+
+def check_command(
+    command: str,
+    ability: int,
+    target: int | None,
+    randomizer: Randomizer,
+    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+) -> RollResult:
+    check = R.roll_check(ability, randomizer, settings)
+    parts = [f"({command})"]
+    if check.weak:
+        parts.append("1D6(苦手行動)")
+    parts += [dice_text(check), str(check.total)]
+    detail: dict[str, Any] = {"kind": "check", **_check_detail(check), "target": target}
+    rules = check.rules
+    if target is None:
+        success = check.critical
+        failure = check.fumble
+        if check.critical:
+            parts.append("クリティカル")
+        elif check.fumble:
+            parts.append("ファンブル")
+    else:
+        outcome = R.check_against(check, target)
+        success, failure = outcome.success, not outcome.success
+        word = "クリティカル" if check.critical else "ファンブル" if check.fumble else (
+            "成功" if outcome.success else "失敗"
+        )
+        parts.append(f"{word}(難易度:{outcome.band.ja})")
+        detail.update(band=outcome.band.key, band_ja=outcome.band.ja, success=outcome.success)
+        rules = outcome.rules
+    return RollResult(
+        text=SEP.join(parts),
+        success=success,
+        failure=failure,
+        critical=check.critical,
+        fumble=check.fumble,
+        value=check.total,
+        rules=rules,
+        detail=detail,
+    )
+
+
+# -- LWO<a>-<b> ----------------------------------------------------------------------
+
+
+def opposed_command(
+    command: str,
+    active_ability: int,
+    passive_ability: int,
+    randomizer: Randomizer,
+    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+) -> RollResult:
+    active = R.roll_check(active_ability, randomizer, settings)
+    passive = None
+    if not active.fumble or settings.opposed_passive_rolls_on_active_fumble:
+        passive = R.roll_check(passive_ability, randomizer, settings)
+    outcome = R.resolve_opposed(active, passive)
+    parts = [f"({command})", f"能動側 {dice_text(active)}={active.total}{_flag_word(active)}"]
+    if passive is not None:
+        parts.append(f"受動側 {dice_text(passive)}={passive.total}{_flag_word(passive)}")
+    why = {"tie": "(同値)", "both_critical": "(両者クリティカル)"}.get(outcome.reason, "")
+    parts.append(("能動側の勝ち" if outcome.active_wins else "受動側の勝ち") + why)
+    detail = {
+        "kind": "opposed",
+        "active": _check_detail(active),
+        "passive": _check_detail(passive) if passive is not None else None,
+        "active_wins": outcome.active_wins,
+        "reason": outcome.reason,
+    }
+    return RollResult(
+        text=SEP.join(parts),
+        success=outcome.active_wins,
+        failure=not outcome.active_wins,
+        critical=active.critical,
+        fumble=active.fumble,
+        value=active.total,
+        rules=tuple(dict.fromkeys((*active.rules, *outcome.rules))),
+        detail=detail,
+    )
+
+
+# -- LWA<a>[-<d>|-X] -----------------------------------------------------------------
+
+
+def attack_command(
+    command: str,
+    attacker: int,
+    defender: int | None,
+    randomizer: Randomizer,
+    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+) -> RollResult:
+    outcome = R.roll_attack(attacker, defender, randomizer, settings)
+    attack = outcome.attack
+    weak = "(苦手行動)" if attack.weak else ""
+    parts = [f"({command})", f"攻撃値 {dice_text(attack)}={attack.total}{weak}{_flag_word(attack)}"]
+    defence = outcome.defence
+    if attack.fumble:
+        parts.append("攻撃失敗")
+    elif defence is None:
+        parts.append("防御不能")
+    else:
+        counted = 0 if attack.critical else defence.ability
+        text = f"防御値 {dice_text(defence, counted)}={defence.total}"
+        if defence.weak:
+            text += "(苦手行動)"
+        if attack.critical:
+            text += "(能力値0)"
+        if outcome.evaded:
+            text += " クリティカル(完全回避)"
+        elif defence.fumble:
+            text += " ファンブル(防御値0)"
+        elif defence.critical:
+            text += " クリティカル"
+        parts.append(text)
+    parts.append(f"ダメージ{outcome.damage}")
+    detail = {
+        "kind": "attack",
+        "attacker_ability": attacker,
+        "defender_ability": defender,
+        "attack": _check_detail(attack),
+        "defence": _check_detail(defence) if defence is not None else None,
+        "attack_value": attack.total,
+        "defence_value": outcome.defence_value,
+        "can_defend": outcome.can_defend,
+        "evaded": outcome.evaded,
+        "damage": outcome.damage,
+    }
+    return RollResult(
+        text=SEP.join(parts),
+        success=outcome.damage > 0,
+        failure=outcome.damage <= 0,
+        critical=attack.critical,
+        fumble=attack.fumble,
+        value=outcome.damage,
+        rules=outcome.rules,
+        detail=detail,
+    )
+
+
+# -- LWT<task> -----------------------------------------------------------------------
+
+
+def task_command(command: str, task: str) -> RollResult:
+    from saikoro.systems.littleworld.tasks import find_task
+
+    found = find_task(task)
+    if found is None:
+        text = SEP.join([f"({command})", "該当する行動が見つかりません"])
+        return RollResult(text=text, failure=True, rules=("LW-ABIL-02",), detail={"kind": "task"})
+    text = SEP.join([f"({command})", f"{found.task}:【{'】【'.join(found.abilities)}】"])
+    return RollResult(
+        text=text,
+        rules=found.rules,
+        detail={"kind": "task", "task": found.task, "abilities": list(found.abilities)},
+    )
+
+
+# -- generic sums (LW-CHECK-03) -------------------------------------------------------
+
+
+def judge_sum(
+    check: SumCheck, settings: LittleWorldSettings = DEFAULT_SETTINGS
+) -> CheckResult | None:
+    """LW-CHECK-03 on a generic sum of d6s: two or more 6s → クリティカル (success), every die
+    1 → ファンブル (failure); otherwise the default judgement. As BCDice's Arianrhod, a sum
+    without a comparison is not judged (setting ``sum_crit_without_comparison``), and a sum
+    with other dice than d6 is not judged."""
+    if check.cmp_op is None and not settings.sum_crit_without_comparison:
+        return None
+    if not check.dice or any(sides != 6 for _, sides in check.dice):
+        return None
+    values = [v for v, _ in check.dice]
+    if R.is_fumble(values):
+        return CheckResult("ファンブル", failure=True, fumble=True, rules=("LW-CHECK-03",))
+    if R.is_critical(values, settings):
+        return CheckResult("クリティカル", success=True, critical=True, rules=("LW-CHECK-03",))
+    return None
