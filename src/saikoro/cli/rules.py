@@ -1,9 +1,93 @@
-"""(Sub-command not written yet: its issue's helper fills this module.)"""
+"""``saikoro rules``: the rules spec and which tests prove each rule (``rules coverage``)."""
 
 from __future__ import annotations
 
+import json
+import sys
+from typing import Optional
+
 import typer
+
+from saikoro.errors import SaikoroError
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    rules_app = typer.Typer(
+        name="rules",
+        help="The RULES.md rule IDs of each game system (ルール).",
+        no_args_is_help=True,
+    )
+
+    @rules_app.command("coverage")
+    def coverage_command(
+        system: Optional[str] = typer.Option(  # noqa: UP045 (Typer needs Optional)
+            None, "--system", "-s", help="LittleWorld or UnmeiD100 (default: both)"
+        ),
+        as_json: bool = typer.Option(False, "--json", help="JSON output"),
+        spec: Optional[str] = typer.Option(  # noqa: UP045
+            None, "--spec", help="RULES.md (default: ../shared/spec/RULES.md, else the packaged copy)"
+        ),
+        tests: Optional[str] = typer.Option(  # noqa: UP045
+            None, "--tests", help="tests directory (default: the checkout's tests/)"
+        ),
+        refs: Optional[str] = typer.Option(  # noqa: UP045
+            None, "--refs", help="rules references directory (default: docs/rules/)"
+        ),
+        strict: bool = typer.Option(
+            False, "--strict", help="exit 1 when an implementable rule has no test"
+        ),
+        show_all: bool = typer.Option(False, "--all", help="list the tests of every rule"),
+    ) -> None:
+        """Every rule ID with the tests naming it; implementable rules without a test are uncovered."""
+        from saikoro.rules_coverage import coverage
+
+        try:
+            report = coverage(system=system, spec=spec, tests=tests, references=refs)
+        except SaikoroError as error:
+            if as_json:
+                body = {"ok": False, "reason": error.reason, "message": error.message.both()}
+                print(json.dumps(body, ensure_ascii=False))
+            else:
+                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+            raise typer.Exit(2) from None
+        if as_json:
+            print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        else:
+            _render(report, show_all)
+        if strict and report.uncovered():
+            raise typer.Exit(1)
+
+    app.add_typer(rules_app)
+
+
+def _render(report, show_all: bool) -> None:  # noqa: ANN001 (CoverageReport, imported lazily)
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"rules coverage — {report.spec_path}")
+    table.add_column("ID", no_wrap=True)
+    table.add_column("status")
+    table.add_column("tests")
+    for row in report.rules:
+        if not row.needs_test:
+            mark = "[cyan]GM decides[/cyan]"
+        elif row.covered:
+            mark = "[green]covered[/green]"
+        else:
+            mark = "[red]UNCOVERED[/red]"
+        if show_all or not row.covered:
+            tests = "\n".join(row.tests) if row.tests else "—"
+        else:
+            first = row.tests[0].rsplit("::", 1)[-1]
+            tests = f"{len(row.tests)} ({first}" + (", …)" if len(row.tests) > 1 else ")")
+        table.add_row(row.rule.id, mark, tests)
+    console.print(table)
+    for system, info in report.summary().items():
+        console.print(
+            f"{system}: {info['covered']}/{info['implementable']} implementable rules covered"
+            f" ({len(info['gm_decides'])} GM decides, {info['rules']} rules)"
+            + (f" — uncovered: {', '.join(info['uncovered'])}" if info["uncovered"] else "")
+        )
+    for rule_id, tests in sorted(report.unknown_ids.items()):
+        console.print(f"[yellow]unknown rule ID {rule_id}[/yellow] in {', '.join(tests)}")

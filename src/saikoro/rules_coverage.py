@@ -1,0 +1,358 @@
+"""Rules coverage: which RULES.md rule IDs are proven by which tests.
+
+Three inputs, all read statically (no test is run):
+
+- the rules spec (``RULES.md``): every ``- **XX-AREA-NN …**`` bullet is a rule; its system is
+  the one named in the enclosing ``## System …`` heading (``ID `LittleWorld```);
+- the shipped rules references ``docs/rules/<SystemID>.md``: a rule whose line there says
+  "GM decides" (or 「GMが判断」) and not "implemented" is not implementable — the GM rules on
+  it — and needs no test; every other rule does;
+- the tests: each ``test_*`` function (or method of a ``Test*`` class) names the rules it
+  proves with ``@pytest.mark.rule("UM-MAGIC-02", …)`` (also on its class, in a module-level
+  ``pytestmark``, or in ``pytest.param(..., marks=…)``) or in its docstring.
+
+Parsing the tests uses :mod:`ast`; nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+
+RULE_ID = re.compile(r"\b([A-Z]{2,4}-[A-Z]+-\d{1,3})\b")
+_SPEC_RULE = re.compile(r"^\s*[-*]\s+\*\*([A-Z]{2,4}-[A-Z]+-\d{1,3})\b\s*(.*)$")
+_SYSTEM_HEADING = re.compile(r"^##\s+System\b.*?ID\s+`([A-Za-z0-9_]+)`")
+_GM_DECIDES = re.compile(r"GM\s*decides|GMが判断|GM判断|GMの判断|GM\s*ruling", re.IGNORECASE)
+_IMPLEMENTED = re.compile(r"\bimplemented\b|実装", re.IGNORECASE)
+_NOT_IMPLEMENTED = re.compile(r"\bnot\s+implemented\b|未実装", re.IGNORECASE)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+STATUS_IMPLEMENTABLE = "implementable"
+STATUS_GM = "gm-decides"
+
+
+class CoverageError(SaikoroError):
+    reason = "coverage input missing"
+
+
+@dataclass(frozen=True)
+class SpecRule:
+    id: str
+    system: str
+    title: str
+
+
+@dataclass(frozen=True)
+class TestRef:
+    """A test that names rule IDs: ``path::[Class::]name`` and how it names them."""
+
+    nodeid: str
+    ids: frozenset[str]
+
+
+@dataclass
+class RuleCoverage:
+    rule: SpecRule
+    status: str
+    tests: list[str] = field(default_factory=list)
+    reference_line: str | None = None
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.tests)
+
+    @property
+    def needs_test(self) -> bool:
+        return self.status == STATUS_IMPLEMENTABLE
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.rule.id,
+            "system": self.rule.system,
+            "title": self.rule.title,
+            "status": self.status,
+            "covered": self.covered,
+            "tests": self.tests,
+        }
+
+
+@dataclass
+class CoverageReport:
+    spec_path: str
+    rules: list[RuleCoverage]
+    unknown_ids: dict[str, list[str]]  # IDs named by tests but absent from the spec
+    references: list[str]
+
+    def systems(self) -> list[str]:
+        return sorted({r.rule.system for r in self.rules})
+
+    def uncovered(self) -> list[RuleCoverage]:
+        return [r for r in self.rules if r.needs_test and not r.covered]
+
+    def summary(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for system in self.systems():
+            rows = [r for r in self.rules if r.rule.system == system]
+            needed = [r for r in rows if r.needs_test]
+            out[system] = {
+                "rules": len(rows),
+                "implementable": len(needed),
+                "covered": sum(1 for r in needed if r.covered),
+                "gm_decides": [r.rule.id for r in rows if r.status == STATUS_GM],
+                "uncovered": [r.rule.id for r in needed if not r.covered],
+            }
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": self.spec_path,
+            "references": self.references,
+            "summary": self.summary(),
+            "rules": [r.to_json() for r in self.rules],
+            "unknown_ids": self.unknown_ids,
+            "complete": not self.uncovered(),
+        }
+
+
+# ---------------------------------------------------------------- the spec
+
+
+def parse_spec(text: str) -> list[SpecRule]:
+    """Every rule bullet of RULES.md, with the system of its ``## System`` section."""
+    rules: list[SpecRule] = []
+    system = ""
+    seen: set[str] = set()
+    for line in text.splitlines():
+        heading = _SYSTEM_HEADING.match(line)
+        if heading:
+            system = heading.group(1)
+            continue
+        if line.startswith("## "):
+            system = ""
+        m = _SPEC_RULE.match(line)
+        if m and m.group(1) not in seen:
+            seen.add(m.group(1))
+            title = re.sub(r"\*\*", "", m.group(2)).strip()
+            rules.append(SpecRule(m.group(1), system or m.group(1).split("-")[0], title[:160]))
+    return rules
+
+
+def default_spec_path() -> Path | None:
+    """``$SAIKORO_SHARED_DIR/spec/RULES.md``, ``../shared/spec/RULES.md`` beside the
+    checkout, else None (the copy shipped in the package is used)."""
+    candidates = []
+    env = os.environ.get("SAIKORO_SHARED_DIR")
+    if env:
+        candidates.append(Path(env) / "spec" / "RULES.md")
+    candidates += [REPO_ROOT.parent / "shared" / "spec" / "RULES.md", REPO_ROOT / "shared" / "spec" / "RULES.md"]
+    return next((c for c in candidates if c.is_file()), None)
+
+
+def read_spec(path: str | Path | None = None) -> tuple[str, str]:
+    """(text, where) of the rules spec; ``path`` None → the default, then the packaged copy."""
+    if path is None:
+        path = default_spec_path()
+    if path is None:
+        text = resources.files("saikoro").joinpath("data/RULES.md").read_text(encoding="utf-8")
+        return text, "saikoro/data/RULES.md (packaged)"
+    try:
+        return Path(path).read_text(encoding="utf-8"), str(path)
+    except (OSError, UnicodeDecodeError) as error:
+        raise CoverageError(
+            Message(f"ルール仕様 {path} を読めません: {error}", f"cannot read the rules spec {path}: {error}")
+        ) from None
+
+
+# ---------------------------------------------------------------- the references
+
+
+def parse_reference(text: str) -> dict[str, tuple[str, str]]:
+    """Rule ID → (status, line) from a rules reference; the first line naming an ID decides."""
+    found: dict[str, tuple[str, str]] = {}
+    for line in text.splitlines():
+        ids = RULE_ID.findall(line)
+        if not ids:
+            continue
+        gm = bool(_GM_DECIDES.search(line)) and (
+            not _IMPLEMENTED.search(line) or bool(_NOT_IMPLEMENTED.search(line))
+        )
+        status = STATUS_GM if gm else STATUS_IMPLEMENTABLE
+        # Only the ID the line is about (the first one) takes its status.
+        found.setdefault(ids[0], (status, line.strip()))
+    return found
+
+
+def default_references_dir() -> Path:
+    return REPO_ROOT / "docs" / "rules"
+
+
+def read_references(directory: str | Path | None = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
+    directory = Path(directory) if directory is not None else default_references_dir()
+    statuses: dict[str, tuple[str, str]] = {}
+    files: list[str] = []
+    if directory.is_dir():
+        for path in sorted(directory.glob("*.md")):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            files.append(str(path))
+            for rule_id, value in parse_reference(text).items():
+                statuses.setdefault(rule_id, value)
+    return statuses, files
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def _mark_rule_ids(node: ast.AST) -> set[str]:
+    """IDs in every ``….mark.rule("A", "B")`` call inside ``node``."""
+    ids: set[str] = set()
+    for sub in ast.walk(node):
+        if (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "rule"
+            and isinstance(sub.func.value, ast.Attribute)
+            and sub.func.value.attr == "mark"
+        ):
+            for arg in sub.args:
+                for const in ast.walk(arg):
+                    if isinstance(const, ast.Constant) and isinstance(const.value, str):
+                        ids.update(RULE_ID.findall(const.value))
+    return ids
+
+
+def _doc_ids(node: ast.AST) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        doc = ast.get_docstring(node)
+        if doc:
+            return set(RULE_ID.findall(doc))
+    return set()
+
+
+def _own_ids(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
+    ids = _doc_ids(node)
+    for decorator in node.decorator_list:
+        ids |= _mark_rule_ids(decorator)
+    return ids
+
+
+def _module_marks(tree: ast.Module) -> set[str]:
+    ids: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets
+        ):
+            ids |= _mark_rule_ids(stmt.value)
+    return ids
+
+
+def scan_test_source(source: str, relpath: str) -> list[TestRef]:
+    """Tests in one file with the rule IDs each names (static; syntax errors → none)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []
+    module_ids = _module_marks(tree)
+    refs: list[TestRef] = []
+
+    def visit(body: Iterable[ast.stmt], prefix: str, inherited: set[str]) -> None:
+        for stmt in body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith("test"):
+                ids = inherited | _own_ids(stmt)
+                if ids:
+                    refs.append(TestRef(f"{relpath}::{prefix}{stmt.name}", frozenset(ids)))
+            elif isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
+                visit(stmt.body, f"{prefix}{stmt.name}::", inherited | _own_ids(stmt))
+
+    visit(tree.body, "", module_ids)
+    return refs
+
+
+def _test_files(directory: Path) -> Iterator[Path]:
+    for path in sorted(directory.rglob("*.py")):
+        if path.name.startswith("test") or path.name.endswith("_test.py"):
+            if not any(part.startswith(".") or part == "__pycache__" for part in path.parts):
+                yield path
+
+
+def scan_tests(directory: str | Path | None = None) -> list[TestRef]:
+    directory = Path(directory) if directory is not None else REPO_ROOT / "tests"
+    if not directory.is_dir():
+        raise CoverageError(
+            Message(f"テストのディレクトリ {directory} がありません", f"no tests directory {directory}")
+        )
+    base = directory.parent
+    refs: list[TestRef] = []
+    for path in _test_files(directory):
+        try:
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        refs.extend(scan_test_source(source, path.relative_to(base).as_posix()))
+    return refs
+
+
+# ---------------------------------------------------------------- the report
+
+
+def build_report(
+    spec_text: str,
+    tests: list[TestRef],
+    references: dict[str, tuple[str, str]],
+    *,
+    spec_path: str = "RULES.md",
+    reference_files: list[str] | None = None,
+    system: str | None = None,
+) -> CoverageReport:
+    spec = parse_spec(spec_text)
+    known = {r.id for r in spec}
+    by_id: dict[str, list[str]] = {}
+    unknown: dict[str, list[str]] = {}
+    for test in tests:
+        for rule_id in sorted(test.ids):
+            (by_id if rule_id in known else unknown).setdefault(rule_id, []).append(test.nodeid)
+    rows = []
+    for rule in spec:
+        if system is not None and rule.system != system:
+            continue
+        status, line = references.get(rule.id, (STATUS_IMPLEMENTABLE, None))
+        rows.append(RuleCoverage(rule, status, sorted(by_id.get(rule.id, [])), line))
+    prefixes = {r.rule.id.split("-")[0] for r in rows}
+    unknown = {k: v for k, v in unknown.items() if system is None or k.split("-")[0] in prefixes}
+    return CoverageReport(spec_path, rows, unknown, reference_files or [])
+
+
+def coverage(
+    *,
+    system: str | None = None,
+    spec: str | Path | None = None,
+    tests: str | Path | None = None,
+    references: str | Path | None = None,
+) -> CoverageReport:
+    """The report for ``system`` (all when None) from the default or given locations."""
+    spec_text, spec_where = read_spec(spec)
+    known_systems = {r.system for r in parse_spec(spec_text)}
+    if system is not None and system not in known_systems:
+        raise CoverageError(
+            Message(
+                f"仕様にゲームシステム {system!r} のルールがありません ({', '.join(sorted(known_systems))})",
+                f"the spec has no rules of {system!r} ({', '.join(sorted(known_systems))})",
+            ),
+            reason="unknown system",
+        )
+    statuses, files = read_references(references)
+    return build_report(
+        spec_text, scan_tests(tests), statuses, spec_path=spec_where, reference_files=files, system=system
+    )

@@ -1,0 +1,165 @@
+"""The rules coverage report (`saikoro rules coverage`) and the gate: every implementable rule
+of both systems is named by at least one test.
+
+The gate test is marked ``rules_gate`` so that it can be deselected while a system is being
+built (``-m "not rules_gate"``) and run on its own at the end (``-m rules_gate``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from saikoro.cli.main import app
+from saikoro.rules_coverage import (
+    STATUS_GM,
+    STATUS_IMPLEMENTABLE,
+    build_report,
+    coverage,
+    parse_reference,
+    parse_spec,
+    read_spec,
+    scan_test_source,
+)
+
+runner = CliRunner()
+
+SPEC = """# Rules
+intro mentions **XX-NOPE-01** only in prose
+## System A — thing (BCDice-style ID `Alpha`, NAME `a`)
+- **AA-ONE-01** (seed 1) First rule.
+- **AA-ONE-02 名前** (seed 2) Second, says AA-ONE-01.
+### Sub
+- **AA-TWO-01** GM's call.
+## System B — other (ID `Beta`)
+- **BB-X-01** Beta rule.
+## Both systems
+- nothing here
+"""
+
+TESTS = '''
+"""Module docstring naming AA-ONE-02 does not count."""
+import pytest
+
+pytestmark = [pytest.mark.rule("BB-X-01")]
+
+
+@pytest.mark.rule("AA-ONE-01", "ZZ-TYPO-09")
+def test_marked():
+    pass
+
+
+def test_docstring():
+    """Proves AA-ONE-02."""
+
+
+def helper_not_a_test():
+    """AA-TWO-01"""
+
+
+@pytest.mark.rule("AA-TWO-01")
+class TestGroup:
+    def test_method(self):
+        pass
+
+    @pytest.mark.parametrize("x", [pytest.param(1, marks=pytest.mark.rule("AA-ONE-02"))])
+    def test_param(self, x):
+        pass
+'''
+
+
+def test_parse_spec_assigns_systems_and_skips_prose() -> None:
+    rules = parse_spec(SPEC)
+    assert [(r.id, r.system) for r in rules] == [
+        ("AA-ONE-01", "Alpha"),
+        ("AA-ONE-02", "Alpha"),
+        ("AA-TWO-01", "Alpha"),
+        ("BB-X-01", "Beta"),
+    ]
+    assert rules[1].title.startswith("名前")
+
+
+def test_scan_tests_statically() -> None:
+    refs = {r.nodeid: set(r.ids) for r in scan_test_source(TESTS, "tests/test_x.py")}
+    assert refs == {
+        "tests/test_x.py::test_marked": {"AA-ONE-01", "ZZ-TYPO-09", "BB-X-01"},
+        "tests/test_x.py::test_docstring": {"AA-ONE-02", "BB-X-01"},
+        "tests/test_x.py::TestGroup::test_method": {"AA-TWO-01", "BB-X-01"},
+        "tests/test_x.py::TestGroup::test_param": {"AA-TWO-01", "AA-ONE-02", "BB-X-01"},
+    }
+    assert scan_test_source("def test_(:\n", "bad.py") == []
+
+
+def test_reference_statuses() -> None:
+    ref = parse_reference(
+        "| AA-ONE-01 | implemented: rules.py | \n"
+        "| AA-TWO-01 | GM decides (a note) |\n"
+        "- AA-ONE-02 — implemented (tracking); the effect: GM decides\n"
+        "- BB-X-01: GMが判断します\n"
+        "- AA-ONE-01 again: GM decides\n"
+    )
+    assert ref["AA-ONE-01"][0] == STATUS_IMPLEMENTABLE  # the first line decides
+    assert ref["AA-TWO-01"][0] == STATUS_GM
+    assert ref["AA-ONE-02"][0] == STATUS_IMPLEMENTABLE
+    assert ref["BB-X-01"][0] == STATUS_GM
+
+
+def test_report_lists_uncovered_and_unknown() -> None:
+    tests = scan_test_source(TESTS.replace('@pytest.mark.rule("AA-TWO-01")\n', ""), "t.py")
+    assert len(tests) == 4
+    report = build_report(SPEC, tests, parse_reference("AA-TWO-01: GM decides"), system="Alpha")
+    assert [r.rule.id for r in report.rules] == ["AA-ONE-01", "AA-ONE-02", "AA-TWO-01"]
+    assert report.uncovered() == []  # AA-TWO-01 has no test but the GM decides
+    body = report.to_json()
+    assert body["summary"]["Alpha"] == {
+        "rules": 3, "implementable": 2, "covered": 2, "gm_decides": ["AA-TWO-01"], "uncovered": []
+    }
+    assert body["unknown_ids"] == {}  # ZZ-* belongs to no selected system
+    everything = build_report(SPEC, tests, {})
+    assert [r.rule.id for r in everything.uncovered()] == ["AA-TWO-01"]
+    assert everything.unknown_ids == {"ZZ-TYPO-09": ["t.py::test_marked"]}
+
+
+def test_cli_json_strict_and_errors(tmp_path: Path) -> None:
+    spec = tmp_path / "RULES.md"
+    spec.write_text(SPEC, encoding="utf-8")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_a.py").write_text(TESTS, encoding="utf-8")
+    refs = tmp_path / "refs"
+    refs.mkdir()
+    base = ["rules", "coverage", "--spec", str(spec), "--tests", str(tests), "--refs", str(refs)]
+    result = runner.invoke(app, [*base, "--json", "--system", "Beta", "--strict"])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["complete"] is True and body["rules"][0]["id"] == "BB-X-01"
+    (tests / "test_a.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    result = runner.invoke(app, [*base, "--strict"])
+    assert result.exit_code == 1
+    assert "UNCOVERED" in result.stdout and "0/4 implementable rules covered" not in result.stdout
+    assert "Alpha: 0/3" in result.stdout and "Beta: 0/1" in result.stdout
+    result = runner.invoke(app, [*base, "--json", "--system", "Gamma"])
+    assert result.exit_code == 2 and json.loads(result.stdout)["ok"] is False
+    result = runner.invoke(app, ["rules", "coverage", "--spec", str(tmp_path / "missing.md")])
+    assert result.exit_code == 2
+
+
+def test_packaged_spec_matches_the_shared_spec(shared: Path) -> None:
+    packaged = (Path(__file__).resolve().parents[1] / "src/saikoro/data/RULES.md").read_text("utf-8")
+    assert packaged == (shared / "spec" / "RULES.md").read_text("utf-8")
+    text, _ = read_spec(None)
+    ids = {r.id for r in parse_spec(text)}
+    assert {"LW-COMBAT-16", "LW-SPECIAL-08", "UM-CHECK-01", "UM-LEVEL-04"} <= ids
+    assert len([i for i in ids if i.startswith("UM-")]) == 21
+
+
+@pytest.mark.rules_gate
+@pytest.mark.parametrize("system", ["UnmeiD100", "LittleWorld"])
+def test_every_implementable_rule_is_covered(system: str) -> None:
+    report = coverage(system=system)
+    uncovered = [r.rule.id for r in report.uncovered()]
+    assert not uncovered, f"{system}: rules with no test: {', '.join(uncovered)}"
+    assert not report.unknown_ids, f"tests name unknown rule IDs: {report.unknown_ids}"
