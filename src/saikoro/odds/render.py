@@ -30,6 +30,9 @@ CONTEXT_LABELS: dict[str, Message] = {
     "critical_range": Message("クリティカル≦", "critical on ≤"),
 }
 
+#: Result words the flags already say: no breakdown table for these alone.
+PLAIN_WORDS = frozenset({"", "成功", "失敗", "クリティカル", "ファンブル"})
+
 BAR_WIDTH = 40
 MAX_BARS = 40
 
@@ -143,12 +146,12 @@ def render(odds: Odds, console: Console, lang: str = "ja") -> None:
         row = [Message("標準偏差", "std. dev.").text(lang), f"{odds.stdev:.4f}", ""]
         table.add_row(*(row + [""] if note else row))
     console.print(table)
-    if odds.words:
+    if odds.words and not set(odds.words) <= PLAIN_WORDS:
         words = Table(title=Message("結果の内訳", "results").text(lang), show_header=False)
         words.add_column()
         words.add_column(justify="right")
         for word, p in odds.words.items():
-            words.add_row(word or "—", percent(float(p)))
+            words.add_row(_word(word, odds.system, lang) or "—", percent(float(p)))
         console.print(words)
     if _uniform(odds.distribution):
         low, high = min(odds.distribution), max(odds.distribution)
@@ -182,3 +185,12 @@ def _uniform(distribution: dict[int, Any]) -> bool:
     first = distribution[values[0]]
     contiguous = values[-1] - values[0] + 1 == len(values)
     return contiguous and all(distribution[v] == first for v in values)
+
+
+def _word(word: str, system: str, lang: str) -> str:
+    if lang != "en" or not word:
+        return word
+    from saikoro.dice.words import to_english
+    from saikoro.systems import systems
+
+    return to_english(word, systems.get_system(system))
