@@ -1,0 +1,164 @@
+"""Hostile input: every line answers fast with BCDice's answer or a clear SaikoroError.
+
+No input may hang, raise anything but :class:`saikoro.errors.SaikoroError` (no
+RecursionError, no MemoryError, no ValueError) or take 100 ms.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+import saikoro
+from saikoro.dice.arith import MAX_NESTING, NestingTooDeepError, eval_arith
+from saikoro.dice.commands import add_dice, calc
+from saikoro.dice.normalize import InputTooLongError
+from saikoro.dice.randomizer import Randomizer, SeededSource, TooManyRandsError
+from saikoro.errors import SaikoroError
+from saikoro.systems.dicebot import DiceBot
+
+LIMIT_SECONDS = 0.1
+
+
+def fastest(call: Callable[[], object], runs: int = 3) -> tuple[float, object]:
+    """The best time of a few runs (a shared CI machine is noisy) and the last outcome."""
+    best, outcome = float("inf"), None
+    for _ in range(runs):
+        start = time.perf_counter()
+        try:
+            outcome = call()
+        except SaikoroError as error:
+            outcome = error
+        best = min(best, time.perf_counter() - start)
+    return best, outcome
+
+
+def roll_seeded(command: str) -> Callable[[], object]:
+    return lambda: saikoro.roll(command, "DiceBot", source=SeededSource(7))
+
+
+def test_1000d6_is_bcdices_zero_with_a_warning() -> None:
+    elapsed, result = fastest(lambda: saikoro.roll("1000D6", "DiceBot", []))
+    assert elapsed < LIMIT_SECONDS
+    assert result.text == "(1000D6) ＞ 0" and result.rands == []
+    assert any("200" in w.en for w in result.warnings)
+
+
+def test_1d99999_is_bcdices_zero_with_a_warning() -> None:
+    elapsed, result = fastest(lambda: saikoro.roll("1D99999", "DiceBot", []))
+    assert elapsed < LIMIT_SECONDS
+    assert result.text == "(1D99999) ＞ 0"
+    assert any("10000" in w.en for w in result.warnings)
+
+
+def test_x101_is_bcdices_message() -> None:
+    elapsed, result = fastest(lambda: saikoro.roll("x101 1D6", "DiceBot", []))
+    assert elapsed < LIMIT_SECONDS
+    assert result.text == "繰り返し回数は1以上、100以下としてください"
+
+
+def test_too_many_dice_in_one_line_is_an_error() -> None:
+    elapsed, outcome = fastest(roll_seeded("x100 200D6"))
+    assert elapsed < LIMIT_SECONDS * 5  # 10000 real dice are rolled before the limit
+    assert isinstance(outcome, TooManyRandsError)
+
+
+@pytest.mark.parametrize("size", [1001, 100_000])
+def test_long_text_is_refused(size: int) -> None:
+    elapsed, outcome = fastest(roll_seeded("1" * (size - 3) + "D6 "))
+    assert elapsed < LIMIT_SECONDS
+    assert isinstance(outcome, InputTooLongError)
+
+
+def test_10000_deep_parentheses() -> None:
+    text = "(" * 10000 + "1D6" + ")" * 10000
+    elapsed, outcome = fastest(roll_seeded(text))
+    assert elapsed < LIMIT_SECONDS and isinstance(outcome, InputTooLongError)
+    # Past the input limit (the engine's modules called directly): a clear error, no recursion.
+    for module in (add_dice, calc):
+        elapsed, outcome = fastest(
+            lambda m=module: m.evaluate("C" + text, DiceBot(), Randomizer(SeededSource(1)))
+        )
+        assert elapsed < LIMIT_SECONDS
+        assert outcome is None or isinstance(outcome, NestingTooDeepError)
+    elapsed, outcome = fastest(
+        lambda: add_dice.evaluate(text, DiceBot(), Randomizer(SeededSource(1)))
+    )
+    assert isinstance(outcome, NestingTooDeepError)
+    assert "100" in outcome.message.en
+
+
+def test_nesting_within_the_limit_answers() -> None:
+    depth = MAX_NESTING
+    text = "(" * depth + "1D6" + ")" * depth + "+1"
+    result = saikoro.roll(text, "DiceBot", [(4, 6)])
+    assert result is not None
+    assert result.text.endswith(" ＞ 5")
+    assert eval_arith("(" * depth + "2" + ")" * depth) == 2
+    elapsed, outcome = fastest(roll_seeded("(" * 499 + "1D6" + ")" * 498))
+    assert elapsed < LIMIT_SECONDS and isinstance(outcome, NestingTooDeepError)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "-" * 990 + "1D6",
+        "+" * 990 + "1D6",
+        "C(" + "-" * 990 + "1)",
+        "1D6" + "+1" * 498,
+        "1D6" + "*9" * 498,
+        "C(" + "*".join(["99999"] * 166) + ")",
+        "C(" + "9" * 990 + "/3R)",
+        "1D6/" + "9" * 990 + "U",
+        "x100 " + "1D6+" * 100 + "1",
+        "x100 C(" + "*".join(["9999"] * 150) + ")",
+        "choice[" + "a," * 400 + "]",
+        "200D10000KH100",
+        "9" * 999 + "D6",
+        "1D" + "9" * 990,
+        "x" + "9" * 990 + " 1D6",
+        "2D6" + ">" * 900 + "7",
+    ],
+)
+def test_pathological_lines_answer_fast(command: str) -> None:
+    elapsed, outcome = fastest(roll_seeded(command))
+    assert elapsed < LIMIT_SECONDS, f"{elapsed:.3f}s"
+    assert outcome is None or isinstance(outcome, saikoro.RollResult | SaikoroError)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "\x00",
+        "2D6\x00",
+        "\x002D6",
+        "2D6\u202e>=7",  # right-to-left override
+        "\u202e2D6",
+        "2D6😀",
+        "😀 2D6",
+        "2D6 😀",
+        "2\u0301D6",  # combining acute accent
+        "ＳＤ６",
+        "２Ｄ６＋\u0308１",
+        "\ufeff2D6",
+        "\U0001f3b2" * 300,
+        "𝟐D6",  # mathematical bold digit two
+        "٣D6",  # Arabic-Indic three: not a digit for BCDice
+        "2D6\u2028>=7",
+        "ı2D6",  # dotless i upper-cases to I
+        "ſ2D6",  # long s upper-cases to S (a secret roll, as in Ruby)
+        "\ud800",  # lone surrogate
+    ],
+)
+def test_odd_unicode(command: str) -> None:
+    elapsed, outcome = fastest(roll_seeded(command))
+    assert elapsed < LIMIT_SECONDS
+    assert outcome is None or isinstance(outcome, saikoro.RollResult | SaikoroError)
+
+
+def test_bcdice_digits_are_ascii_only() -> None:
+    assert saikoro.roll("٣D6", "DiceBot", []) is None
+    long_s = saikoro.roll("ſ2D6", "DiceBot", [(1, 6), (2, 6)])
+    assert long_s is not None and long_s.secret
