@@ -314,7 +314,13 @@ def _slash(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Co
             f"unknown command /{verb} (see /help)",
             "unknown command",
         )
-    actor = acting_character(emit, speaker, ctx)
+    if verb in getattr(tracker, "off_turn_verbs", ()):
+        if speaker is None:
+            raise fail("誰が行うか分かりません (--as または @名前)", "who does it? (--as or @NAME)")
+        actor = emit.character(speaker).name
+    else:
+        actor = acting_character(emit, speaker, ctx)
+    emit.gm = ctx.gm
     handler(emit, actor, args)
     return None
 

@@ -34,6 +34,10 @@ class Condition(BaseModel):
     level: int = 0
     ends_at_own_turn: int | None = None
     ends_at_round: int | None = None
+    #: The character's own-turn count when it began (absolute; recovery counts from it).
+    since_own_turn: int | None = None
+    #: Value changes while it lasts (UnmeiD100: {"AC": -20, "RC": -20}).
+    mods: dict[str, int] = Field(default_factory=dict)
     rules: list[str] = Field(default_factory=list)
 
 
@@ -226,14 +230,16 @@ def _turn_started(state: RoomState, data: dict[str, Any]) -> None:
     combat = state.combat
     assert combat is not None
     combat.current = data["name"]
-    combat.turn += 1
-    state.characters[data["name"]].own_turns += 1
+    if not data.get("resume"):  # a passed character coming back keeps the turn it began
+        combat.turn += 1
+        state.characters[data["name"]].own_turns += 1
 
 
 def _turn_ended(state: RoomState, data: dict[str, Any]) -> None:
     combat = state.combat
     assert combat is not None
-    combat.acted.append(data["name"])
+    if not data.get("passed"):
+        combat.acted.append(data["name"])
     if combat.current == data["name"]:
         combat.current = None
 

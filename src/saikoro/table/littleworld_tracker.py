@@ -1,0 +1,334 @@
+"""The 帽子世界TRPG combat tracker, on the pure rules of ``saikoro.systems.littleworld``.
+
+Order by current 技巧 (sleep halves it), PCs first on ties (LW-COMBAT-01/02), fixed for
+the round (LW-COMBAT-13), kept for the rest of the combat after 行動順操作 (``/lock``,
+LW-COMBAT-14). ``/pass`` moves the actor to the end of the round (LW-COMBAT-03).
+When a character's turn comes, poison takes its level in HP and paralysis / sleep count
+the turn (LW-COND-02/03/04); a paralysed character's turn passes by itself; characters at
+HP ≤ 0 are skipped (LW-HP-02). ``/attack TARGET ABILITY`` resolves a whole attack
+(LW-COMBAT-05…11), applies the damage and ends the turn (LW-COMBAT-12). After every
+change rows collapse (LW-COMBAT-16) and, when every PC is unable to act, a party-down
+event is raised (LW-HP-03).
+
+Conditions are kept with absolute timing: ``since_own_turn`` (the character's own-turn
+count when they began); the rules' relative counters are derived from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from saikoro.i18n import Message
+from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.systems.littleworld import conditions as lwc
+from saikoro.systems.littleworld import rules as lw
+from saikoro.systems.littleworld import turn_order as lwt
+from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
+from saikoro.table import events as ev
+from saikoro.table.emit import Emit, fail
+from saikoro.table.state import Character, Condition
+from saikoro.table.tracker import Tracker
+
+S = DEFAULT_SETTINGS
+ABILITIES = ("体力", "技巧", "理知")
+POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
+CONFUSION = S.confusion_label
+KNOWN = (POISON, PARALYSIS, SLEEP, CONFUSION)
+ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
+
+
+def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.Conditions:
+    """The rules' view of a character's conditions (turn counters from absolute timing)."""
+    turns = character.own_turns if own_turns is None else own_turns
+    poison = character.condition(POISON)
+    para = character.condition(PARALYSIS)
+    sleep = character.condition(SLEEP)
+    return lwc.Conditions(
+        poison=poison.level if poison else 0,
+        paralysis=para is not None,
+        sleep=sleep is not None,
+        confusion=character.condition(CONFUSION) is not None,
+        paralysis_turns=max(0, turns - (para.since_own_turn or 0)) if para else 0,
+        sleep_turns=max(0, turns - (sleep.since_own_turn or 0)) if sleep else 0,
+    )
+
+
+class LittleWorldTracker(Tracker):
+    system = "LittleWorld"
+
+    def __init__(self) -> None:
+        self.verbs = {"attack": self.attack, "pass": self.pass_turn}
+        self.verb_help = {
+            "attack 目標 能力": Message("攻撃 (LW-COMBAT-05…12)", "attack with 体力/技巧/理知"),
+            "pass": Message("手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"),
+            "gm lock [名前…]": Message("行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"),
+            "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
+            "gm tie 名前…": Message("同値PCの順番 (LW-COMBAT-02)", "order tied PCs"),
+        }
+        self.gm_verbs = {"lock": self.gm_lock, "row": self.gm_row, "tie": self.gm_tie}
+
+    # -- characters --------------------------------------------------------
+    def default_side(self, sheet: SheetBase) -> str:
+        return "pc" if getattr(sheet, "kind", "PC") == "PC" else "npc"
+
+    def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
+        return {"row": ROWS.get(row or "", getattr(sheet, "row", "前衛"))}
+
+    def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
+        character = super().new_character(sheet, side, row)
+        sc = getattr(sheet, "conditions", None)
+        if sc is not None:
+            conds = []
+            if sc.poison:
+                conds.append(Condition(label=POISON, level=sc.poison, rules=["LW-COND-02"]))
+            if sc.paralysis:
+                conds.append(Condition(label=PARALYSIS, since_own_turn=-sc.paralysis_turns, rules=["LW-COND-03"]))
+            if sc.sleep:
+                conds.append(Condition(label=SLEEP, since_own_turn=-sc.sleep_turns, rules=["LW-COND-04"]))
+            if sc.confusion:
+                conds.append(Condition(label=CONFUSION, rules=["LW-COND-05"]))
+            character.conditions = conds
+        return character
+
+    def _sheet(self, character: Character) -> Any:
+        return sheet_from_data(character.sheet)
+
+    def ability(self, character: Character, name: str) -> int:
+        """LW-ABIL-04/LW-COND-04: ability (GM-set value or sheet) + modifiers, halved asleep."""
+        sheet = self._sheet(character)
+        base = int(character.statuses.get(name, sheet.abilities.get(name)))
+        return lwc.effective_ability(base, sheet.modifier_total(name), rule_conditions(character))
+
+    def references(self, character: Character) -> dict[str, int]:
+        refs = super().references(character)
+        for name in ABILITIES:
+            refs[name] = self.ability(character, name)
+        poison = character.condition(POISON)
+        refs["毒"] = poison.level if poison else 0
+        return refs
+
+    def caps(self, character: Character) -> lwc.Capabilities:
+        return lwc.capabilities(rule_conditions(character), character.hp, S)
+
+    def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
+        """``/cond add``: poison keeps the higher level (LW-COND-02); paralysis/sleep start
+        their recovery count now (absolute: the character's current own-turn count)."""
+        character = emit.character(name)
+        current = rule_conditions(character)
+        if label == POISON:
+            new = lwc.inflict_poison(current, max(level, 1), S)
+            return Condition(label=POISON, level=new.poison, rules=["LW-COND-02"])
+        if label in (PARALYSIS, SLEEP):
+            rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
+            turns = S.paralysis_recovery_turns if label == PARALYSIS else S.sleep_recovery_turns
+            since = character.own_turns
+            return Condition(label=label, since_own_turn=since, ends_at_own_turn=since + turns, rules=[rule])
+        if label == CONFUSION:
+            return Condition(label=CONFUSION, rules=["LW-COND-05"])
+        return Condition(label=label, level=level)
+
+    # -- order -------------------------------------------------------------
+    def combatants(self, emit: Emit) -> list[lwt.Combatant]:
+        return [
+            lwt.Combatant(id=c.name, skill=self.ability(c, "技巧"), is_pc=c.side == "pc", name=c.name)
+            for c in emit.state.characters.values()
+        ]
+
+    def round_order(self, emit: Emit) -> list[str]:
+        combat = emit.state.combat
+        pc_order = combat.fields.get("pc_order", []) if combat else []
+        if combat is not None:
+            rs = lwt.RoundState(combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked")))
+            return list(lwt.next_round(rs, self.combatants(emit), pc_order, S).order)
+        return list(lwt.turn_order(self.combatants(emit), pc_order, S).order)
+
+    def start_combat(self, emit: Emit) -> None:
+        combatants = self.combatants(emit)
+        if not combatants:
+            raise fail("戦闘に参加するキャラクターがいません", "no characters to fight")
+        rs = lwt.start_combat(combatants, (), S)
+        emit.add(
+            ev.COMBAT_STARTED,
+            {"order": list(rs.order), "fields": {"delayed": []}},
+            rules=rs.rules,
+            text=Message(f"戦闘開始: ラウンド1 (手番順: {' → '.join(rs.order)})", f"combat starts: round 1 (order: {' → '.join(rs.order)})"),
+        )
+        self.advance(emit, None)
+
+    def new_round(self, emit: Emit) -> None:
+        combat = emit.state.combat
+        assert combat is not None
+        rs = lwt.RoundState(combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked")))
+        new = lwt.next_round(rs, self.combatants(emit), combat.fields.get("pc_order", []), S)
+        emit.add(
+            ev.ROUND_STARTED,
+            {"round": new.round, "order": list(new.order)},
+            rules=new.rules,
+            text=Message(f"ラウンド{new.round} 開始 (手番順: {' → '.join(new.order)})", f"round {new.round} starts (order: {' → '.join(new.order)})"),
+        )
+        emit.set_combat("delayed", [])
+
+    def next_actor(self, emit: Emit, pick: str | None) -> str | None:
+        combat = emit.state.combat
+        assert combat is not None
+        delayed = list(combat.fields.get("delayed", []))
+        queue = [n for n in combat.order if n not in combat.acted and n not in delayed]
+        queue += [n for n in delayed if n not in combat.acted]
+        waiting = [n for n in queue if self.can_take_turn(emit, n)]
+        if pick is not None:
+            raise fail("帽子世界TRPGの手番順は【技巧】で決まります (/gm order で変更)", "the order follows 技巧 (the GM may use /gm order)")
+        return waiting[0] if waiting else None
+
+    def advance(self, emit: Emit, pick: str | None) -> None:
+        for _ in range(4 * max(1, len(emit.state.characters)) + 4):
+            super().advance(emit, pick)
+            combat = emit.state.combat
+            assert combat is not None and combat.current is not None
+            character = emit.state.characters[combat.current]
+            caps = self.caps(character)
+            spent = character.fields.get("_spent") == character.own_turns
+            if character.down or spent or not (caps.can_act or caps.can_move):
+                emit.add(ev.NOTICE, {"skipped": character.name}, rules=caps.rules,
+                         text=Message(f"{character.name} は行動できない (手番終了)", f"{character.name} cannot act (turn over)"))
+                continue
+            return
+        raise fail("手番を取れるキャラクターがいません", "nobody can take a turn")
+
+    def begin_turn(self, emit: Emit, name: str) -> None:
+        combat = emit.state.combat
+        assert combat is not None
+        resume = name in combat.fields.get("delayed", [])
+        emit.add(
+            ev.TURN_STARTED,
+            {"name": name, "resume": resume},
+            rules=("LW-COMBAT-03",) if resume else ("LW-COMBAT-01",),
+            text=Message(f"ラウンド{combat.round}: {name} の手番", f"round {combat.round}: {name}'s turn"),
+        )
+        if resume:
+            return
+        character = emit.state.characters[name]
+        before = rule_conditions(character, character.own_turns - 1)
+        change = lwc.on_own_turn(before, character.hp, S)
+        if change.poison_damage:
+            emit.set_status(name, "hp", change.hp, rules=("LW-COND-02",),
+                            note=Message(f"{name}: 毒で {change.poison_damage} ダメージ (HP {character.hp} → {change.hp})", f"{name}: poison deals {change.poison_damage} (HP {character.hp} → {change.hp})"))
+        for label in change.recovered:
+            rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
+            emit.remove_condition(name, label, rules=(rule,), text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"))
+        # A paralysed character's turn passes; the recovery turn is spent too (LW-COND-03).
+        if PARALYSIS in change.recovered and not change.may_act:
+            emit.set_field(name, "_spent", character.own_turns)
+
+    def can_take_turn(self, emit: Emit, name: str) -> bool:
+        character = emit.state.characters.get(name)
+        return character is not None and not character.down
+
+    # -- actions -----------------------------------------------------------
+    def pass_turn(self, emit: Emit, name: str, args: list[str]) -> None:
+        combat = emit.state.combat
+        if combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        delayed = list(combat.fields.get("delayed", []))
+        rest = [n for n in combat.order if n not in combat.acted and n not in delayed and n != name]
+        rs = lwt.RoundState(combat.round, tuple(combat.order), (name, *rest, *[d for d in delayed if d != name]), tuple(combat.acted), tuple(delayed))
+        new = lwt.delay_turn(rs, S)
+        emit.set_combat("delayed", list(new.delayed), rules=new.rules,
+                        text=Message(f"{name} は手番をパス (ラウンドの最後に行動)", f"{name} passes (acts last this round)"))
+        emit.add(ev.TURN_ENDED, {"name": name, "passed": True})
+        self.advance(emit, None)
+
+    def attack(self, emit: Emit, name: str, args: list[str]) -> None:
+        if len(args) != 2 or args[1] not in ABILITIES:
+            raise fail("/attack 目標 体力|技巧|理知 です", "use /attack TARGET 体力|技巧|理知")
+        target_name, ability = args
+        attacker = emit.character(name)
+        defender = emit.character(target_name)
+        caps = self.caps(attacker)
+        if not caps.can_act or attacker.fields.get("_spent") == attacker.own_turns:
+            raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
+        defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=S)
+        defender_ability = self.ability(defender, ability) if defend_ok and not defender.down else None
+        if defender.down:
+            defend_rules = ("LW-HP-02", "LW-COMBAT-11")
+        out = lw.roll_attack(self.ability(attacker, ability), defender_ability, emit.randomizer, S)
+        a = out.attack
+        a_text = f"{a.total}[{','.join(map(str, a.dice))}]" + (" クリティカル" if a.critical else " ファンブル" if a.fumble else "")
+        a_en = f"{a.total}[{','.join(map(str, a.dice))}]" + (" critical" if a.critical else " fumble" if a.fumble else "")
+        if out.defence is not None:
+            d = out.defence
+            extra = " クリティカル(回避)" if d.critical else " ファンブル(防御値0)" if d.fumble else ""
+            d_text = f"{target_name}の防御値 {out.defence_value}[{','.join(map(str, d.dice))}]{extra}"
+            d_en = f"{target_name}'s defence {out.defence_value}[{','.join(map(str, d.dice))}]"
+        elif a.fumble:
+            d_text, d_en = "攻撃失敗", "the attack fails"
+        else:
+            d_text, d_en = f"{target_name}は防御できない", f"{target_name} cannot defend"
+        rules = tuple(dict.fromkeys((*out.rules, *(defend_rules if defender_ability is None else ()))))
+        emit.add(
+            ev.ROLL,
+            {"action": "attack", "target": target_name, "ability": ability, "attack": a.total,
+             "defence": out.defence_value, "damage": out.damage},
+            rules=rules,
+            text=Message(
+                f"{name} の攻撃 ({ability}) ＞ 攻撃値 {a_text} ＞ {d_text} ＞ ダメージ {out.damage}",
+                f"{name} attacks ({ability}) > attack {a_en} > {d_en} > damage {out.damage}",
+            ),
+        )
+        if out.damage:
+            old_hp = defender.hp
+            new_hp = old_hp - out.damage
+            emit.set_status(target_name, "hp", new_hp, rules=("LW-COMBAT-10",))
+            if new_hp <= 0 < old_hp:
+                emit.add(ev.NOTICE, {"down": target_name}, rules=("LW-ABIL-01", "LW-HP-02"),
+                         text=Message(f"{target_name} は行動不能 (HP {new_hp})", f"{target_name} is unable to act (HP {new_hp})"))
+        if emit.state.combat is not None:
+            self.after_line(emit)
+            self.advance(emit, None)  # LW-COMBAT-12
+
+    # -- after every change ---------------------------------------------------
+    def after_line(self, emit: Emit) -> None:
+        characters = list(emit.state.characters.values())
+        for side in ("pc", "npc"):
+            members = [
+                lwt.RowMember(c.name, c.fields.get("row", "前衛"), not c.down and self.caps(c).can_act)
+                for c in characters if c.side == side
+            ]
+            collapse = lwt.collapse_rows(members)
+            for moved in collapse.moved:
+                emit.set_field(moved, "row", "前衛", rules=collapse.rules,
+                               text=Message(f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"))
+        members = [lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c)) for c in emit.state.characters.values()]
+        status = lwc.party_status(members, S)
+        was = bool(emit.state.fields.get("party_down"))
+        if status.down and not was:
+            emit.add(ev.PARTY_DOWN, {"down": True}, rules=status.rules,
+                     text=Message("PC全員が行動不能です: GMが運命を決めます", "every PC is unable to act: the GM decides their fate"))
+        elif was and not status.down:
+            emit.add(ev.PARTY_DOWN, {"down": False}, rules=status.rules)
+
+    # -- GM ----------------------------------------------------------------
+    def gm_lock(self, emit: Emit, args: list[str]) -> None:
+        combat = emit.state.combat
+        if combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        rs = lwt.RoundState(combat.round, tuple(combat.order), (), locked=False)
+        new = lwt.use_order_manipulation(rs, args or None)
+        if args:
+            emit.set_combat("order", list(new.order), rules=new.rules)
+        emit.set_combat("locked", True, rules=new.rules,
+                        text=Message(f"行動順操作: 手番順を固定 ({' → '.join(new.order)})", f"行動順操作: order locked ({' → '.join(new.order)})"))
+
+    def gm_row(self, emit: Emit, args: list[str]) -> None:
+        if len(args) != 2 or args[1] not in ROWS:
+            raise fail("/gm row 名前 前衛|後衛 です", "use /gm row NAME front|back")
+        emit.character(args[0])
+        emit.set_field(args[0], "row", ROWS[args[1]], rules=("LW-COMBAT-16",),
+                       text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"))
+
+    def gm_tie(self, emit: Emit, args: list[str]) -> None:
+        combat = emit.state.combat
+        if combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        new = lwt.reorder_tied_pcs(self.combatants(emit), args, combat.fields.get("pc_order", []), S)
+        emit.set_combat("pc_order", [n for n in new.order if n in set(args) or n in combat.fields.get("pc_order", [])],
+                        rules=new.rules, text=Message(f"同値PCの順番: {' → '.join(args)} (次のラウンドから)", f"tied PCs: {' → '.join(args)} (from next round)"))
