@@ -1,0 +1,142 @@
+"""CCFOLIA's character clipboard JSON: ``{"kind": "character", "data": {…}}``.
+
+``data`` has ``name``, ``initiative``, ``memo``, ``status`` (``[{label, value, max}]``,
+shown as bars), ``params`` (``[{label, value}]``, text values) and ``commands`` (the chat
+palette). saikoro's own block rides in the memo as one line
+``[saikoro:<system>] {json}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from saikoro.transfer.labels import bad_file, format_value
+from saikoro.transfer.model import Param, PortableCharacter, Resource
+
+MAX_BYTES = 5 * 1024 * 1024
+_EXTRAS_LINE = re.compile(r"^\[saikoro:([A-Za-z0-9_]+)\]\s*(\{.*\})\s*$")
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise bad_file(f"値 {value!r} は文字か数ではありません", f"value {value!r} is not text or a number")
+
+
+def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
+    """The memo without saikoro's line, and that line's system and data."""
+    kept, system, extras = [], None, None
+    for line in memo.splitlines():
+        match = _EXTRAS_LINE.match(line.strip())
+        if match and extras is None:
+            try:
+                data = json.loads(match[2])
+            except ValueError:
+                data = None
+            if isinstance(data, dict):
+                system, extras = match[1], data
+                continue
+        kept.append(line)
+    return "\n".join(kept).strip(), system, extras
+
+
+def extras_line(system: str, extras: dict[str, Any]) -> str:
+    return f"[saikoro:{system}] " + json.dumps(extras, ensure_ascii=False, separators=(",", ":"))
+
+
+def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_BYTES:
+            raise bad_file("ファイルが大きすぎます (5 MB まで)", "file too large (at most 5 MB)")
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise bad_file("UTF-8 のテキストではありません", "not UTF-8 text") from None
+    if len(raw) > MAX_BYTES:
+        raise bad_file("ファイルが大きすぎます (5 MB まで)", "file too large (at most 5 MB)")
+    try:
+        document = json.loads(raw)
+    except (ValueError, RecursionError) as error:
+        raise bad_file(f"JSON として読めません: {error}", f"not valid JSON: {error}") from None
+    if isinstance(document, dict) and "kind" in document:
+        if document.get("kind") != "character":
+            raise bad_file(
+                f"CCFOLIA の kind が character ではありません ({document.get('kind')!r})",
+                f"CCFOLIA kind is not 'character' ({document.get('kind')!r})",
+            )
+        data = document.get("data")
+    else:
+        data = document
+    if not isinstance(data, dict) or not isinstance(data.get("name", ""), str):
+        raise bad_file(
+            "CCFOLIA のキャラクター ({\"kind\": \"character\", \"data\": {…}}) ではありません",
+            'not a CCFOLIA character ({"kind": "character", "data": {…}})',
+        )
+    resources = [
+        Resource(_text(item.get("label")), _text(item.get("value")), _text(item.get("max")))
+        for item in _items(data, "status")
+    ]
+    params = [
+        Param(_text(item.get("label")), _text(item.get("value"))) for item in _items(data, "params")
+    ]
+    memo, system, extras = split_memo(_text(data.get("memo")))
+    try:
+        initiative = int(float(_text(data.get("initiative")) or 0))
+    except ValueError:
+        initiative = 0
+    return PortableCharacter(
+        name=_text(data.get("name")),
+        resources=resources,
+        params=params,
+        memo=memo,
+        palette=_text(data.get("commands")),
+        initiative=initiative,
+        extras=extras,
+        extras_system=system,
+    )
+
+
+def _items(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    items = data.get(key) or []
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise bad_file(f"CCFOLIA の {key} が一覧ではありません", f"CCFOLIA {key} is not a list")
+    return items
+
+
+def _number(text: str) -> int | str:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def render_ccfolia(character: PortableCharacter) -> str:
+    """CCFOLIA clipboard JSON (paste it onto a CCFOLIA room)."""
+    memo_lines = [character.memo] if character.memo else []
+    if character.extras:
+        memo_lines.append(extras_line(character.extras_system or "", character.extras))
+    data = {
+        "name": character.name,
+        "initiative": character.initiative,
+        "externalUrl": "",
+        "iconUrl": None,
+        "memo": "\n".join(memo_lines),
+        "commands": character.palette,
+        "status": [
+            {"label": r.label, "value": _number(r.value), "max": _number(r.max)}
+            for r in character.resources
+        ],
+        "params": [{"label": p.label, "value": format_value(p.value)} for p in character.params],
+        "secret": False,
+        "invisible": False,
+        "hideStatus": False,
+    }
+    return json.dumps({"kind": "character", "data": data}, ensure_ascii=False, indent=2)

@@ -1,0 +1,65 @@
+"""Label matching and value conversion shared by both formats.
+
+Labels are compared after NFKC (full-width → half-width), with brackets such as
+【体力】 or [HP] removed, spaces dropped and ASCII case folded: ``【ＨＰ】`` = ``hp``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+
+_BRACKETS = re.compile(r"[【】\[\]「」『』〔〕<>＜＞()（）{}｛｝]")
+_SPACES = re.compile(r"\s+")
+
+
+class TransferError(SaikoroError):
+    """A file that cannot be read as a Udonarium or CCFOLIA character."""
+
+    reason = "invalid character file"
+
+
+def norm_label(label: str) -> str:
+    text = unicodedata.normalize("NFKC", label)
+    text = _SPACES.sub("", _BRACKETS.sub("", text))
+    return text.casefold()
+
+
+_TRUE = {"1", "true", "yes", "y", "on", "はい", "有", "あり", "○", "◯", "✓", "済"}
+_FALSE = {"0", "false", "no", "n", "off", "いいえ", "無", "なし", "×", "-", ""}
+
+
+def parse_int(text: str) -> int:
+    """An integer from a tool's text field: ``"12"``, ``"１２"``, ``" 12 "``, ``"12.0"``."""
+    cleaned = unicodedata.normalize("NFKC", str(text)).strip().replace(",", "")
+    try:
+        return int(cleaned)
+    except ValueError:
+        number = float(cleaned)  # raises ValueError for non-numbers
+        if not number.is_integer():
+            raise ValueError(text) from None
+        return int(number)
+
+
+def parse_bool(text: str) -> bool:
+    cleaned = unicodedata.normalize("NFKC", str(text)).strip().casefold()
+    if cleaned in _TRUE:
+        return True
+    if cleaned in _FALSE:
+        return False
+    raise ValueError(text)
+
+
+def format_value(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if value is None:
+        return ""
+    return str(value)
+
+
+def bad_file(ja: str, en: str) -> TransferError:
+    return TransferError(Message(ja, en))

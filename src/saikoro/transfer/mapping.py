@@ -1,0 +1,221 @@
+"""Sheet ⇄ :class:`PortableCharacter`, by label, with a report of what went where.
+
+Export writes every labelled field as a resource (HP) or a param (体力 3); what no
+label can carry (skill cards, weapons, spells, conditions, …) goes into saikoro's own
+block (``extras``), which each format stores where the tool keeps it untouched.
+Import reads labels first and the block second: a value edited in the tool wins over
+the block. A label no slot knows becomes a note (``notes[label]``); nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+from saikoro.i18n import Message
+from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.transfer.labels import format_value, norm_label
+from saikoro.transfer.model import ImportReport, Param, PortableCharacter, Resource
+from saikoro.transfer.palette import build_palette, same_palette
+from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
+
+MEMO_NOTE = "メモ"
+PALETTE_NOTE = "チャットパレット"
+NOTE_SECTION = "メモ"
+_VARIABLE = re.compile(r"^//\s*([^=＝]+?)\s*[=＝]\s*(.*?)\s*$")
+
+
+# -- paths ---------------------------------------------------------------------------------
+
+
+def get_path(data: dict[str, Any], path: Path) -> Any:
+    node: Any = data
+    for key in path:
+        if not isinstance(node, dict) or key not in node:
+            return None
+        node = node[key]
+    return node
+
+
+def set_path(data: dict[str, Any], path: Path, value: Any) -> None:
+    node = data
+    for key in path[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            child = node[key] = {}
+        node = child
+    node[path[-1]] = value
+
+
+def remove_paths(data: dict[str, Any], paths: set[Path]) -> dict[str, Any]:
+    """A copy without ``paths``; dicts left empty by a removal are removed too."""
+    result = copy.deepcopy(data)
+    for path in paths:
+        trail = []
+        node: Any = result
+        for key in path[:-1]:
+            if not isinstance(node, dict) or key not in node:
+                break
+            trail.append((node, key))
+            node = node[key]
+        else:
+            if isinstance(node, dict) and path[-1] in node:
+                del node[path[-1]]
+                for parent, key in reversed(trail):
+                    if parent[key] == {}:
+                        del parent[key]
+    return result
+
+
+# -- export --------------------------------------------------------------------------------
+
+
+def export_sheet(sheet: SheetBase) -> PortableCharacter:
+    profile = profile_for(sheet.system)
+    dump = sheet.model_dump(mode="json")
+    covered: set[Path] = {("system",), ("name",), ("notes",)}
+    resources: list[Resource] = []
+    params: list[Param] = []
+    for slot in profile.export_slots(dump):
+        covered.add(slot.path)
+        value = get_path(dump, slot.path)
+        if slot.max_path:
+            covered.add(slot.max_path)
+            maximum = get_path(dump, slot.max_path)
+            resources.append(Resource(slot.label, format_value(value), format_value(maximum)))
+        elif not (slot.optional and value is None):
+            params.append(Param(slot.label, format_value(value)))
+
+    kept_notes: dict[str, str] = {}
+    for key, text in sheet.notes.items():
+        if "\n" in text or not key.strip() or profile.is_known(key) or _reserved(key):
+            kept_notes[key] = text  # would not come back as the same note
+        else:
+            params.append(Param(key, text, where=NOTE_SECTION))
+    extras = remove_paths(dump, covered)
+    if kept_notes:
+        extras["notes"] = kept_notes
+    return PortableCharacter(
+        name=sheet.name,
+        resources=resources,
+        params=params,
+        palette=build_palette(sheet),
+        initiative=profile.initiative(dump),
+        dicebot=sheet.system,
+        extras=extras,
+        extras_system=sheet.system,
+    )
+
+
+def _reserved(label: str) -> bool:
+    return norm_label(label) in {norm_label(MEMO_NOTE), norm_label(PALETTE_NOTE)}
+
+
+# -- import --------------------------------------------------------------------------------
+
+
+def import_character(
+    character: PortableCharacter, system: str, source_format: str
+) -> tuple[SheetBase, ImportReport]:
+    """The sheet of ``system`` for ``character``; SheetError when the values do not validate."""
+    profile = profile_for(system)
+    report = ImportReport(system=system, source_format=source_format)
+    data: dict[str, Any] = {}
+    if character.extras is not None:
+        if character.extras_system == system:
+            data = copy.deepcopy(character.extras)
+            report.add("saikoro", ", ".join(sorted(data)) or "-", "saikoro")
+        else:
+            report.warnings.append(
+                Message(
+                    f"{character.extras_system} 用の saikoro データはメモに保存しました",
+                    f"saikoro data for {character.extras_system} was kept in notes",
+                )
+            )
+    notes: dict[str, str] = dict(data.pop("notes", {}) or {})
+    if character.extras is not None and character.extras_system != system:
+        _add_note(notes, "saikoro", json.dumps(character.extras, ensure_ascii=False))
+    data["name"] = character.name.strip() or "?"
+    report.add("name", "name", "mapped")
+
+    labels = {norm_label(r.label) for r in character.resources}
+    labels |= {norm_label(p.label) for p in character.params}
+    assigned: set[Path] = set()
+
+    def place(source: str, label: str, text: str, maximum: str | None = None) -> None:
+        slot = profile.find(label, labels)
+        if slot is None or slot.path in assigned:
+            shown = text if maximum is None else f"{text}/{maximum}"
+            key = _add_note(notes, label.strip() or "?", shown)
+            report.add(source, f"notes.{key}", "note")
+            return
+        try:
+            set_path(data, slot.path, slot.convert(text))
+            if slot.max_path and maximum is not None and maximum.strip():
+                set_path(data, slot.max_path, slot.convert(maximum))
+        except ValueError:
+            key = _add_note(notes, label.strip(), text if maximum is None else f"{text}/{maximum}")
+            report.add(source, f"notes.{key}", "note")
+            report.warnings.append(
+                Message(
+                    f"{label} の値 {text!r} は {slot.target} に使えないのでメモに保存しました",
+                    f"{label} value {text!r} does not fit {slot.target}; kept in notes",
+                )
+            )
+            return
+        assigned.add(slot.path)
+        if slot.max_path is None and maximum is not None:
+            report.add(source, f"{slot.target} (最大値 {maximum} は無視 / max ignored)", "mapped")
+        else:
+            report.add(source, slot.target, "mapped")
+
+    for resource in character.resources:
+        place(f"resource {resource.label}", resource.label, resource.value, resource.max)
+    for param in character.params:
+        where = f"{param.where}/" if param.where else ""
+        place(f"param {where}{param.label}", param.label, param.value)
+    for label, value in _palette_variables(character.palette):
+        slot = profile.find(label, labels | {norm_label(label)})
+        if slot is not None and slot.path not in assigned:
+            place(f"palette //{label}", label, value)
+
+    memo = character.memo.strip()
+    if memo:
+        key = _add_note(notes, MEMO_NOTE, memo)
+        report.add("memo", f"notes.{key}", "note")
+    data["notes"] = notes
+    sheet = sheet_from_data(data, system)
+
+    if character.palette.strip() and not same_palette(character.palette, build_palette(sheet)):
+        key = _add_note(notes, PALETTE_NOTE, character.palette.strip())
+        sheet.notes = dict(notes)
+        report.add("chat palette", f"notes.{key}", "note")
+    elif character.palette.strip():
+        report.add("chat palette", "(saikoro が同じものを作ります / regenerated)", "ignored")
+    if character.initiative:
+        report.add(f"initiative {character.initiative}", "(能力値から / derived)", "ignored")
+    return sheet, report
+
+
+def _add_note(notes: dict[str, str], key: str, text: str) -> str:
+    name, n = key, 2
+    while name in notes:
+        name = f"{key} ({n})"
+        n += 1
+    notes[name] = text
+    return name
+
+
+def _palette_variables(palette: str) -> list[tuple[str, str]]:
+    """Udonarium palette variables: lines ``//体力=3``."""
+    found = []
+    for line in palette.splitlines():
+        match = _VARIABLE.match(line.strip())
+        if match:
+            found.append((match[1], match[2]))
+    return found
+
+
+__all__ = ["export_sheet", "import_character", "Slot", "Profile"]
