@@ -44,13 +44,13 @@ HELP_MESSAGE = (
 
 #: Japanese output words → English, for ``lang="en"``.
 GLOSSARY_EN: dict[str, str] = {
-    "クリティカルヒット！ 命中": "critical hit! hit",
-    "失敗（アーマークラスに防がれた）": "failure (stopped by armour class)",
-    "失敗（外れ）": "failure (miss)",
-    "失敗（射程外）": "failure (out of range)",
-    "発動失敗（詠唱継続）": "not activated (still chanting)",
+    "クリティカルヒット！ 命中": "Critical hit!",
+    "失敗（アーマークラスに防がれた）": "Failure (stopped by armour class)",
+    "失敗（外れ）": "Failure (miss)",
+    "失敗（射程外）": "Failure (out of range)",
+    "発動失敗（詠唱継続）": "Not activated (still chanting)",
     "魅力以下：抵抗を無視して効果発揮": "roll <= charm: takes effect whatever the RC",
-    "失敗（レジストクラスに抵抗された）": "failure (resisted by resist class)",
+    "失敗（レジストクラスに抵抗された）": "Failure (resisted by resist class)",
     "効果発揮": "takes effect",
     "上昇なし": "nothing rose",
     "好きな能力値を1つ選んで+1": "raise one ability of your choice by 1",
@@ -61,13 +61,10 @@ GLOSSARY_EN: dict[str, str] = {
     "魔法発動": "spell activation",
     "門外-10": "off-school -10",
     "発動率半分": "half rate",
-    "クリティカル": "critical",
     "狙い": "aim ",
     "魅力": "charm ",
     "能力値": "ability ",
     "が+1": " +1",
     "命中": "hit",
     "発動": "activated",
-    "成功": "success",
-    "失敗": "failure",
 }
