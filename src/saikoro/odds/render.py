@@ -53,6 +53,8 @@ def context_text(odds: Odds, lang: str) -> str:
     for key, value in odds.context.items():
         if value is None or isinstance(value, bool) or key not in CONTEXT_LABELS:
             continue
+        if lang != "en":  # a system may give the Japanese form beside the key: band_ja
+            value = odds.context.get(f"{key}_ja", value)
         parts.append(f"{CONTEXT_LABELS[key].text(lang)} {value}")
     return ", ".join(parts)
 
