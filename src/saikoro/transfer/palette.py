@@ -28,8 +28,11 @@ def _littleworld(sheet: SheetBase) -> list[str]:
     own = [SAIKORO_HEADER]
     own += [f"LW{{{name}}} 【{name}】判定" for name in abilities]
     own += [f"LW{{{name}}}>=10 【{name}】判定 目標値10" for name in abilities]
-    own += [f"LWA{{{name}}}-0 【{name}】で攻撃 (0 を相手の{name}に)" for name in abilities]
-    own += [f"LWO{{{name}}}-0 【{name}】で対抗判定 (0 を相手の値に)" for name in abilities]
+    own += [
+        f"LWA{{{name}}}-X 【{name}】で攻撃 (X を相手の{name}に。X のままなら防御不能)"
+        for name in abilities
+    ]
+    own += [f"LWO{{{name}}}-3 【{name}】で対抗判定 (3 を相手の値に)" for name in abilities]
     return stock + own
 
 
