@@ -379,7 +379,7 @@ _ROUNDING = {"U": "C", "C": "C", "R": "R", "F": "F"}
 
 
 def parse_rounding(stream: TokenStream, ceil_letter: str = "C") -> str:
-    """The optional rounding suffix after a divisor, as printed: ``C``/``U`` (ceil), ``R``, ``F``, ``""``.
+    """The optional rounding suffix after a divisor as printed: ceil, ``R``, ``F`` or ``""``.
 
     BCDice prints ceiling as ``C`` in plain arithmetic (Calc) and ``U`` in AddDice:
     pass ``ceil_letter`` accordingly.

@@ -19,12 +19,10 @@ _WIDTH_TABLE.update(
         0x2013: ord("-"),  # en dash
         0x00D7: ord("*"),  # multiplication sign ×
         0x00F7: ord("/"),  # division sign ÷
-        0x2264: None,  # ≤ and ≥ are expanded below
-        0x2265: None,
-        0x2260: None,  # ≠
     }
 )
-_EXPANSIONS = {"≤": "<=", "≥": ">=", "≠": "<>"}
+# Signs that stand for two ASCII characters (Japanese IMEs offer ≦ and ≧).
+_EXPANSIONS = {"≤": "<=", "≥": ">=", "≦": "<=", "≧": ">=", "≠": "<>"}
 
 
 class InputTooLongError(SaikoroError):
@@ -40,6 +38,9 @@ class InputTooLongError(SaikoroError):
 
 
 def to_half_width(text: str) -> str:
+    """Full-width ASCII, the ideographic space and IME operator look-alikes → ASCII."""
+    if text.isascii():
+        return text
     for sign, ascii_form in _EXPANSIONS.items():
         if sign in text:
             text = text.replace(sign, ascii_form)

@@ -1,4 +1,6 @@
-"""Calc: ``C(…)`` evaluates integer arithmetic without dice (``C(10-4*3/2+2)`` → ``c(10-4*3/2+2) ＞ 6``).
+"""Calc: ``C(…)`` evaluates integer arithmetic without dice.
+
+``C(10-4*3/2+2)`` → ``c(10-4*3/2+2) ＞ 6``.
 
 Grammar: ``[S] C add`` (first word only). Division rounds by the system's
 ``round_type`` unless suffixed ``U``/``C`` (ceil, printed ``C``), ``R`` or ``F``.
