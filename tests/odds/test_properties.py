@@ -158,7 +158,7 @@ MC_CASES = [
 @pytest.mark.parametrize(("command", "system"), MC_CASES)
 def test_monte_carlo_within_its_intervals(command: str, system: str) -> None:
     exact = saikoro.odds(command, system)
-    estimate = saikoro.odds(command, system, method="monte-carlo", samples=3000, seed=1)
+    estimate = saikoro.odds(command, system, method="monte-carlo", samples=3000, seed=0)
     assert not estimate.exact and estimate.method == "monte-carlo" and estimate.outcomes == 3000
     for flag in ("success", "failure", "critical", "fumble"):
         interval = estimate.intervals[flag]
