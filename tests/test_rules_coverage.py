@@ -115,7 +115,11 @@ def test_report_lists_uncovered_and_unknown() -> None:
     assert report.uncovered() == []  # AA-TWO-01 has no test but the GM decides
     body = report.to_json()
     assert body["summary"]["Alpha"] == {
-        "rules": 3, "implementable": 2, "covered": 2, "gm_decides": ["AA-TWO-01"], "uncovered": []
+        "rules": 3,
+        "implementable": 2,
+        "covered": 2,
+        "gm_decides": ["AA-TWO-01"],
+        "uncovered": [],
     }
     assert body["unknown_ids"] == {}  # ZZ-* belongs to no selected system
     everything = build_report(SPEC, tests, {})
@@ -148,7 +152,9 @@ def test_cli_json_strict_and_errors(tmp_path: Path) -> None:
 
 
 def test_packaged_spec_matches_the_shared_spec(shared: Path) -> None:
-    packaged = (Path(__file__).resolve().parents[1] / "src/saikoro/data/RULES.md").read_text("utf-8")
+    packaged = (Path(__file__).resolve().parents[1] / "src/saikoro/data/RULES.md").read_text(
+        "utf-8"
+    )
     assert packaged == (shared / "spec" / "RULES.md").read_text("utf-8")
     text, _ = read_spec(None)
     ids = {r.id for r in parse_spec(text)}

@@ -154,7 +154,10 @@ def default_spec_path() -> Path | None:
     env = os.environ.get("SAIKORO_SHARED_DIR")
     if env:
         candidates.append(Path(env) / "spec" / "RULES.md")
-    candidates += [REPO_ROOT.parent / "shared" / "spec" / "RULES.md", REPO_ROOT / "shared" / "spec" / "RULES.md"]
+    candidates += [
+        REPO_ROOT.parent / "shared" / "spec" / "RULES.md",
+        REPO_ROOT / "shared" / "spec" / "RULES.md",
+    ]
     return next((c for c in candidates if c.is_file()), None)
 
 
@@ -169,7 +172,10 @@ def read_spec(path: str | Path | None = None) -> tuple[str, str]:
         return Path(path).read_text(encoding="utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as error:
         raise CoverageError(
-            Message(f"ルール仕様 {path} を読めません: {error}", f"cannot read the rules spec {path}: {error}")
+            Message(
+                f"ルール仕様 {path} を読めません: {error}",
+                f"cannot read the rules spec {path}: {error}",
+            )
         ) from None
 
 
@@ -196,7 +202,9 @@ def default_references_dir() -> Path:
     return REPO_ROOT / "docs" / "rules"
 
 
-def read_references(directory: str | Path | None = None) -> tuple[dict[str, tuple[str, str]], list[str]]:
+def read_references(
+    directory: str | Path | None = None,
+) -> tuple[dict[str, tuple[str, str]], list[str]]:
     directory = Path(directory) if directory is not None else default_references_dir()
     statuses: dict[str, tuple[str, str]] = {}
     files: list[str] = []
@@ -269,7 +277,9 @@ def scan_test_source(source: str, relpath: str) -> list[TestRef]:
 
     def visit(body: Iterable[ast.stmt], prefix: str, inherited: set[str]) -> None:
         for stmt in body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith("test"):
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith(
+                "test"
+            ):
                 ids = inherited | _own_ids(stmt)
                 if ids:
                     refs.append(TestRef(f"{relpath}::{prefix}{stmt.name}", frozenset(ids)))
@@ -282,16 +292,19 @@ def scan_test_source(source: str, relpath: str) -> list[TestRef]:
 
 def _test_files(directory: Path) -> Iterator[Path]:
     for path in sorted(directory.rglob("*.py")):
-        if path.name.startswith("test") or path.name.endswith("_test.py"):
-            if not any(part.startswith(".") or part == "__pycache__" for part in path.parts):
-                yield path
+        is_test = path.name.startswith("test") or path.name.endswith("_test.py")
+        hidden = any(part.startswith(".") or part == "__pycache__" for part in path.parts)
+        if is_test and not hidden:
+            yield path
 
 
 def scan_tests(directory: str | Path | None = None) -> list[TestRef]:
     directory = Path(directory) if directory is not None else REPO_ROOT / "tests"
     if not directory.is_dir():
         raise CoverageError(
-            Message(f"テストのディレクトリ {directory} がありません", f"no tests directory {directory}")
+            Message(
+                f"テストのディレクトリ {directory} がありません", f"no tests directory {directory}"
+            )
         )
     base = directory.parent
     refs: list[TestRef] = []
@@ -345,14 +358,20 @@ def coverage(
     spec_text, spec_where = read_spec(spec)
     known_systems = {r.system for r in parse_spec(spec_text)}
     if system is not None and system not in known_systems:
+        known = ", ".join(sorted(known_systems))
         raise CoverageError(
             Message(
-                f"仕様にゲームシステム {system!r} のルールがありません ({', '.join(sorted(known_systems))})",
-                f"the spec has no rules of {system!r} ({', '.join(sorted(known_systems))})",
+                f"仕様にゲームシステム {system!r} のルールがありません ({known})",
+                f"the spec has no rules of {system!r} ({known})",
             ),
             reason="unknown system",
         )
     statuses, files = read_references(references)
     return build_report(
-        spec_text, scan_tests(tests), statuses, spec_path=spec_where, reference_files=files, system=system
+        spec_text,
+        scan_tests(tests),
+        statuses,
+        spec_path=spec_where,
+        reference_files=files,
+        system=system,
     )

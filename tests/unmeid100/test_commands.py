@@ -43,7 +43,9 @@ def roll(command: str, *rolls: int) -> saikoro.RollResult:
 def test_fate_target_is_fate_times_five(roll_: int, ok: bool) -> None:
     body = cli_json("FATE12", roll_)
     assert flags(body) == (ok, not ok, False)
-    assert body["text"] == f"(FATE12) ＞ 運命判定 (1D100<=60) ＞ {roll_} ＞ {'成功' if ok else '失敗'}"
+    assert (
+        body["text"] == f"(FATE12) ＞ 運命判定 (1D100<=60) ＞ {roll_} ＞ {'成功' if ok else '失敗'}"
+    )
     result = roll("FATE12", roll_)
     assert result.value == roll_ and result.detail["target"] == 60
     assert result.rules == ("UM-FATE-01",)
@@ -115,7 +117,10 @@ def test_ranged_odd_thief_with_aiming(aim: int, target: int, crit_range: int) ->
     command = f"RA55,25,10,{aim}"
     at_target = cli_json(command, target)
     assert flags(at_target) == (True, False, False)
-    assert f"(1D100<={target}) AC25 クリティカル<={crit_range} ＞ {target} ＞ 命中" in at_target["text"]
+    assert (
+        f"(1D100<={target}) AC25 クリティカル<={crit_range} ＞ {target} ＞ 命中"
+        in at_target["text"]
+    )
     above = cli_json(command, target + 1)
     assert flags(above) == (False, True, False)
     assert above["text"].endswith("失敗（外れ）")
@@ -245,7 +250,12 @@ def test_growth_limits() -> None:
 def test_basic_check_is_the_generic_1d100(roll_: int, ok: bool) -> None:
     result = roll("1D100<=65", roll_)
     assert result.text == f"(1D100<=65) ＞ {roll_} ＞ {'成功' if ok else '失敗'}"
-    assert (result.success, result.failure, result.critical, result.fumble) == (ok, not ok, False, False)
+    assert (result.success, result.failure, result.critical, result.fumble) == (
+        ok,
+        not ok,
+        False,
+        False,
+    )
     assert result.rules == ("UM-CHECK-01",)
 
 

@@ -5,17 +5,23 @@ from __future__ import annotations
 import pytest
 
 import saikoro
+from saikoro.dice.randomizer import SeededSource
 from saikoro.systems import systems
 from saikoro.systems.unmeid100.help import HELP_EXAMPLES
-from saikoro.dice.randomizer import SeededSource
 
 
 def test_registry_identity() -> None:
     system = systems.get_system("UnmeiD100")
-    assert (system.id, system.name, system.sort_key) == ("UnmeiD100", "運命判定d100", "うんめいはんていD100")
+    assert (system.id, system.name, system.sort_key) == (
+        "UnmeiD100",
+        "運命判定d100",
+        "うんめいはんていD100",
+    )
 
 
-@pytest.mark.rule("UM-CHECK-01", "UM-FATE-01", "UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-02", "UM-LEVEL-02")
+@pytest.mark.rule(
+    "UM-CHECK-01", "UM-FATE-01", "UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-02", "UM-LEVEL-02"
+)
 @pytest.mark.parametrize(("command", "what"), HELP_EXAMPLES)
 def test_every_help_example_runs(command: str, what: str) -> None:
     system = systems.get_system("UnmeiD100")

@@ -77,7 +77,10 @@ def test_rescue_b_halves_damage_rounded_down_by_default() -> None:
 @pytest.mark.rule("UM-FATE-02")
 def test_rescue_c_and_d() -> None:
     fate = R.fate_check(60, 12)
-    assert R.apply_rescue(fate, "cancel_condition", incoming_condition="麻痺").condition_cancelled == "麻痺"
+    assert (
+        R.apply_rescue(fate, "cancel_condition", incoming_condition="麻痺").condition_cancelled
+        == "麻痺"
+    )
     rerolled = R.apply_rescue(fate, "reroll_damage", new_damage_rolls=[1, 2])
     assert rerolled.damage == 3 and rerolled.damage_rolls == (1, 2)
     with pytest.raises(SaikoroError):
@@ -321,7 +324,9 @@ def test_growth_applies_and_player_choice() -> None:
 
 @pytest.mark.rule("UM-LEVEL-03")
 def test_formula_table_is_safe_integer_arithmetic() -> None:
-    derived = R.derive({"戦闘": "体格*2+敏捷度", "HP": "(体格+運命)/2"}, {"体格": 10, "敏捷度": 7, "運命": 5})
+    derived = R.derive(
+        {"戦闘": "体格*2+敏捷度", "HP": "(体格+運命)/2"}, {"体格": 10, "敏捷度": 7, "運命": 5}
+    )
     assert dict(derived.values) == {"戦闘": 27, "HP": 7} and derived.rules == ("UM-LEVEL-03",)
     assert R.evaluate_formula("体格×3÷2", {"体格": 5}) == 7
     for bad in ("__import__('os')", "体格**2", "1/0", "未知+1", "体格 if 1 else 2", "x" * 300):

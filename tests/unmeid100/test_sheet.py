@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from saikoro.sheets import SheetError, dump_sheet_text, load_sheet, parse_sheet_text, sheet_from_data
+from saikoro.sheets import (
+    SheetError,
+    dump_sheet_text,
+    load_sheet,
+    parse_sheet_text,
+    sheet_from_data,
+)
 from saikoro.systems.unmeid100.sheet import UnmeiSheet
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "unmeid100"
@@ -18,7 +24,9 @@ def minimal(**kw) -> dict:
         "name": "テスト",
         "hp": 10,
         "max_hp": 10,
-        "abilities": {k: {"value": 10, "growth_rate": 30} for k in ("体格", "敏捷度", "魅力", "運命")},
+        "abilities": {
+            k: {"value": 10, "growth_rate": 30} for k in ("体格", "敏捷度", "魅力", "運命")
+        },
     }
     data.update(kw)
     return data
@@ -33,7 +41,11 @@ def problems(data: dict) -> list[str]:
 @pytest.mark.rule("UM-FATE-01", "UM-FATE-03")
 @pytest.mark.parametrize(
     ("file", "kind", "fate_uses"),
-    [("pc_lina.yaml", "PC", 3), ("mob_goblin.json", "mob", 1), ("named_dark_priest.yaml", "named", 5)],
+    [
+        ("pc_lina.yaml", "PC", 3),
+        ("mob_goblin.json", "mob", 1),
+        ("named_dark_priest.yaml", "named", 5),
+    ],
 )
 def test_examples_load_and_round_trip(file: str, kind: str, fate_uses: int) -> None:
     sheet = load_sheet(EXAMPLES / file)
@@ -57,13 +69,28 @@ def test_formula_table_derives_values_when_enabled() -> None:
 
 def test_references_for_substitution() -> None:
     sheet = UnmeiSheet.model_validate(
-        minimal(skills={"combat": 60, "thief": 55, "magic": 70}, ac=25, rc=40, action_points=2, level=4)
+        minimal(
+            skills={"combat": 60, "thief": 55, "magic": 70}, ac=25, rc=40, action_points=2, level=4
+        )
     )
     refs = sheet.references()
     for label, value in {
-        "体格": 10, "敏捷度": 10, "魅力": 10, "運命": 10, "戦闘": 60, "戦闘スキル": 60,
-        "盗賊": 55, "魔術": 70, "HP": 10, "MHP": 10, "AC": 25, "RC": 40, "行動力": 2,
-        "レベル": 4, "運命判定": 50, "運命判定回数": 4,
+        "体格": 10,
+        "敏捷度": 10,
+        "魅力": 10,
+        "運命": 10,
+        "戦闘": 60,
+        "戦闘スキル": 60,
+        "盗賊": 55,
+        "魔術": 70,
+        "HP": 10,
+        "MHP": 10,
+        "AC": 25,
+        "RC": 40,
+        "行動力": 2,
+        "レベル": 4,
+        "運命判定": 50,
+        "運命判定回数": 4,
     }.items():
         assert refs[label] == value, label
 
@@ -76,15 +103,22 @@ def test_invalid_sheet_names_each_field_in_both_languages() -> None:
     found = problems(data)
     assert any(p.startswith("level: レベルは 1〜10") and "level must be" in p for p in found)
     assert any(p.startswith("abilities.体格.value: ") and "an ability must be" in p for p in found)
-    assert any(p.startswith("abilities.体格.growth_rate: 成長率") and "[UM-LEVEL-02]" in p for p in found)
+    assert any(
+        p.startswith("abilities.体格.growth_rate: 成長率") and "[UM-LEVEL-02]" in p for p in found
+    )
     assert any(p.startswith("weapons.0.name: 武器名が空です") for p in found)
     assert any(p.startswith("max_hp: HP (12) が最大HP (10) を超えています") for p in found)
 
 
 @pytest.mark.rule("UM-FATE-03")
 def test_fate_uses_left_bounded_by_kind_and_level() -> None:
-    assert any("fate_uses_left: 運命判定の残り回数は 0〜1" in p for p in problems(minimal(kind="mob", level=5, fate_uses_left=2)))
-    assert UnmeiSheet.model_validate(minimal(kind="named", level=5, fate_uses_left=5)).fate_uses == 5
+    assert any(
+        "fate_uses_left: 運命判定の残り回数は 0〜1" in p
+        for p in problems(minimal(kind="mob", level=5, fate_uses_left=2))
+    )
+    assert (
+        UnmeiSheet.model_validate(minimal(kind="named", level=5, fate_uses_left=5)).fate_uses == 5
+    )
 
 
 def test_missing_core_abilities_and_bad_formula() -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from saikoro.errors import SaikoroError
+
+if TYPE_CHECKING:
+    from saikoro.rules_coverage import CoverageReport
 
 
 def register(app: typer.Typer) -> None:
@@ -25,7 +28,9 @@ def register(app: typer.Typer) -> None:
         ),
         as_json: bool = typer.Option(False, "--json", help="JSON output"),
         spec: Optional[str] = typer.Option(  # noqa: UP045
-            None, "--spec", help="RULES.md (default: ../shared/spec/RULES.md, else the packaged copy)"
+            None,
+            "--spec",
+            help="RULES.md (default: ../shared/spec/RULES.md, else the packaged copy)",
         ),
         tests: Optional[str] = typer.Option(  # noqa: UP045
             None, "--tests", help="tests directory (default: the checkout's tests/)"
@@ -38,7 +43,7 @@ def register(app: typer.Typer) -> None:
         ),
         show_all: bool = typer.Option(False, "--all", help="list the tests of every rule"),
     ) -> None:
-        """Every rule ID with the tests naming it; implementable rules without a test are uncovered."""
+        """Every rule ID with the tests naming it; untested implementable rules are uncovered."""
         from saikoro.rules_coverage import coverage
 
         try:
@@ -60,7 +65,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(rules_app)
 
 
-def _render(report, show_all: bool) -> None:  # noqa: ANN001 (CoverageReport, imported lazily)
+def _render(report: CoverageReport, show_all: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 

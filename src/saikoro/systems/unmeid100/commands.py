@@ -52,7 +52,10 @@ def _number(text: str) -> int:
     value = int(text)
     if abs(value) > MAX_NUMBER:
         raise UnmeiCommandError(
-            Message(f"数値 {value} が大きすぎます (最大 {MAX_NUMBER})", f"number {value} is too large (max {MAX_NUMBER})")
+            Message(
+                f"数値 {value} が大きすぎます (最大 {MAX_NUMBER})",
+                f"number {value} is too large (max {MAX_NUMBER})",
+            )
         )
     return value
 
@@ -119,8 +122,8 @@ class UnmeiD100(GameSystem):
         self, command: str, label: str, out: rules.AttackOutcome, extra: dict[str, object]
     ) -> RollResult:
         text = (
-            f"({command}) ＞ {label} (1D100<={out.target}) AC{out.ac} クリティカル<={out.critical_range}"
-            f" ＞ {out.roll} ＞ {ATTACK_WORDS[out.result]}"
+            f"({command}) ＞ {label} (1D100<={out.target}) AC{out.ac}"
+            f" クリティカル<={out.critical_range} ＞ {out.roll} ＞ {ATTACK_WORDS[out.result]}"
         )
         return RollResult(
             text=text,
@@ -170,13 +173,21 @@ class UnmeiD100(GameSystem):
         rc, cha = (numbers[0], numbers[1]) if numbers else (None, None)
         roll = randomizer.roll_once(100)
         out = rules.activate_spell(
-            roll, _number(m.group(1)), off_school=off_school, halved=halved, rc=rc, charm=cha,
+            roll,
+            _number(m.group(1)),
+            off_school=off_school,
+            halved=halved,
+            rc=rc,
+            charm=cha,
             settings=self.settings,
         )
         notes = [n for n, on in (("門外-10", off_school), ("発動率半分", halved)) if on]
         label = "魔法発動" + (f"[{','.join(notes)}]" if notes else "")
         resist = f" RC{rc} 魅力{cha}" if rc is not None else ""
-        text = f"({command}) ＞ {label} (1D100<={out.target}){resist} ＞ {roll} ＞ {SPELL_WORDS[out.result]}"
+        text = (
+            f"({command}) ＞ {label} (1D100<={out.target}){resist}"
+            f" ＞ {roll} ＞ {SPELL_WORDS[out.result]}"
+        )
         return RollResult(
             text=text,
             success=out.takes_effect,

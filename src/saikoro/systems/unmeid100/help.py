@@ -38,8 +38,7 @@ HELP_MESSAGE = (
     "・成長判定　GROW成長率1,成長率2,…　能力値ごとに1D100、成長率以下で+1。"
     "どれも上がらなければ好きな能力値を1つ+1\n"
     "・ダメージ　2D6 など武器のダメージダイスをそのまま振る\n"
-    "例）\n"
-    + "".join(f"　{cmd}　{what}\n" for cmd, what in HELP_EXAMPLES)
+    "例）\n" + "".join(f"　{cmd}　{what}\n" for cmd, what in HELP_EXAMPLES)
 )
 
 #: Japanese output words → English, for ``lang="en"``.

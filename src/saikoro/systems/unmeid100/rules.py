@@ -143,7 +143,9 @@ class Rescue(StrEnum):
 
 
 RESCUE_LABELS: dict[Rescue, Message] = {
-    Rescue.CHECK_SUCCESS: Message("直前に失敗した行為判定を成功にする", "turn the failed check into a success"),
+    Rescue.CHECK_SUCCESS: Message(
+        "直前に失敗した行為判定を成功にする", "turn the failed check into a success"
+    ),
     Rescue.HALVE_DAMAGE: Message("受けるダメージを半分にする", "halve the incoming damage"),
     Rescue.CANCEL_CONDITION: Message("受ける状態異常を無効にする", "cancel the incoming condition"),
     Rescue.REROLL_DAMAGE: Message("ダメージダイスを振り直す", "reroll the damage dice"),
@@ -164,7 +166,10 @@ class RescueResult:
 
 def _missing(what: Message) -> UnmeiRuleError:
     return UnmeiRuleError(
-        Message(f"運命判定の効果の対象がありません: {what.ja}", f"nothing to apply the rescue to: {what.en}"),
+        Message(
+            f"運命判定の効果の対象がありません: {what.ja}",
+            f"nothing to apply the rescue to: {what.en}",
+        ),
         reason="rescue target missing",
     )
 
@@ -334,7 +339,9 @@ def melee_attack(
     return judge_attack(roll, combat_skill, ac, agility, ("UM-MELEE-01",), settings)
 
 
-def ranged_target(thief_skill: int, aim: int = 0, settings: UnmeiSettings = DEFAULT_SETTINGS) -> int:
+def ranged_target(
+    thief_skill: int, aim: int = 0, settings: UnmeiSettings = DEFAULT_SETTINGS
+) -> int:
     """UM-RANGED-01/UM-AIM-01: ⌊盗賊スキル × (aim + 1) / 2⌋ — half, ×2 after one aiming turn
     (the full skill), ×3 after two."""
     _check_aim(aim)
@@ -350,7 +357,9 @@ def ranged_critical_range(agility: int, aim: int = 0) -> int:
 def _check_aim(aim: int) -> None:
     if not 0 <= aim <= MAX_AIM:
         raise UnmeiRuleError(
-            Message(f"狙いは 0〜{MAX_AIM} 手番です ({aim})", f"aiming is 0 to {MAX_AIM} turns ({aim})"),
+            Message(
+                f"狙いは 0〜{MAX_AIM} 手番です ({aim})", f"aiming is 0 to {MAX_AIM} turns ({aim})"
+            ),
             reason="invalid aim",
         )
 
@@ -550,7 +559,10 @@ def move(
     chant); 5 m with AC and RC −20 until the start of the next own turn. Mounted ×2."""
     if option not in _MOVE_DISTANCE:
         raise UnmeiRuleError(
-            Message(f"移動の選択肢 {option!r} はありません (attack/act/run)", f"no move option {option!r}"),
+            Message(
+                f"移動の選択肢 {option!r} はありません (attack/act/run)",
+                f"no move option {option!r}",
+            ),
             reason="invalid move",
         )
     distance = _MOVE_DISTANCE[option] * (2 if state.mounted else 1)
@@ -558,7 +570,11 @@ def move(
     if option == "run":
         penalty = Modifier("5m移動", -MOVE_PENALTY, -MOVE_PENALTY, state.own_turn + 1, "UM-MOVE-01")
         new = replace(new, modifiers=(*new.modifiers, penalty))
-    then = {"attack": ("白兵攻撃", "a melee attack"), "act": ("他の行動", "another action"), "run": ("なし", "nothing")}
+    then = {
+        "attack": ("白兵攻撃", "a melee attack"),
+        "act": ("他の行動", "another action"),
+        "run": ("なし", "nothing"),
+    }
     ja, en = then[option]
     note = Message(f"{distance}m 移動 (続けて: {ja})", f"moved {distance} m (then: {en})")
     return TurnOutcome(new, note, ("UM-MOVE-01",), detail={"distance_m": distance, "then": option})
@@ -567,10 +583,16 @@ def move(
 def full_defence(state: CombatantState, settings: UnmeiSettings = DEFAULT_SETTINGS) -> TurnOutcome:
     """UM-DEFEND-01: AC and RC +20 until the next own turn; criticals still hit (they ignore AC)."""
     new = _other_action(state, settings)
-    bonus = Modifier("防御専念", FULL_DEFENCE_BONUS, FULL_DEFENCE_BONUS, state.own_turn + 1, "UM-DEFEND-01")
+    bonus = Modifier(
+        "防御専念", FULL_DEFENCE_BONUS, FULL_DEFENCE_BONUS, state.own_turn + 1, "UM-DEFEND-01"
+    )
     new = replace(new, modifiers=(*new.modifiers, bonus))
     return TurnOutcome(
-        new, Message("防御専念: AC・RC +20 (クリティカルは防げない)", "full defence: AC/RC +20 (not vs criticals)"),
+        new,
+        Message(
+            "防御専念: AC・RC +20 (クリティカルは防げない)",
+            "full defence: AC/RC +20 (not vs criticals)",
+        ),
         ("UM-DEFEND-01",),
     )
 
@@ -579,7 +601,9 @@ def take_aim(state: CombatantState) -> TurnOutcome:
     """UM-AIM-01: a turn spent aiming; at most two count."""
     aim = min(MAX_AIM, state.aim + 1)
     return TurnOutcome(
-        replace(state, aim=aim), Message(f"狙い {aim} 手番目", f"aiming, turn {aim}"), ("UM-AIM-01",)
+        replace(state, aim=aim),
+        Message(f"狙い {aim} 手番目", f"aiming, turn {aim}"),
+        ("UM-AIM-01",),
     )
 
 
@@ -594,7 +618,9 @@ def start_chant(
     """UM-MAGIC-01: chanting takes the turn; the spell is announced (target chosen later)."""
     new = replace(_other_action(state, settings), chant=Chant(spell, state.own_turn))
     return TurnOutcome(
-        new, Message(f"「{spell}」を詠唱 (公開)", f"chanting {spell!r} (announced)"), ("UM-MAGIC-01",)
+        new,
+        Message(f"「{spell}」を詠唱 (公開)", f"chanting {spell!r} (announced)"),
+        ("UM-MAGIC-01",),
     )
 
 
@@ -622,11 +648,14 @@ def activation_attempt(state: CombatantState, outcome: SpellOutcome) -> TurnOutc
     spell = state.chant.spell
     if outcome.chant_continues:
         return TurnOutcome(
-            state, Message(f"「{spell}」発動失敗、詠唱継続", f"{spell!r} failed; still chanting"),
+            state,
+            Message(f"「{spell}」発動失敗、詠唱継続", f"{spell!r} failed; still chanting"),
             outcome.rules,
         )
     return TurnOutcome(
-        replace(state, chant=None), Message(f"「{spell}」発動", f"{spell!r} activated"), outcome.rules
+        replace(state, chant=None),
+        Message(f"「{spell}」発動", f"{spell!r} activated"),
+        outcome.rules,
     )
 
 
@@ -635,14 +664,18 @@ def damage_combatant(state: CombatantState, damage: int) -> TurnOutcome:
     if state.chant is not None and damage > 0:
         return TurnOutcome(
             replace(state, chant=None),
-            Message(f"ダメージで「{state.chant.spell}」の詠唱が解除された", "damage broke the chant"),
-            ("UM-MAGIC-01",), uses_turn=False,
+            Message(
+                f"ダメージで「{state.chant.spell}」の詠唱が解除された", "damage broke the chant"
+            ),
+            ("UM-MAGIC-01",),
+            uses_turn=False,
         )
     return TurnOutcome(state, Message("詠唱への影響なし", "no chant affected"), (), uses_turn=False)
 
 
 def switch_equipment(
-    state: CombatantState, drop_shield_for_two_hands: bool = False,
+    state: CombatantState,
+    drop_shield_for_two_hands: bool = False,
     settings: UnmeiSettings = DEFAULT_SETTINGS,
 ) -> TurnOutcome:
     """UM-SWITCH-01: changing equipment takes a turn; dropping a shield to hold the weapon
@@ -650,8 +683,12 @@ def switch_equipment(
     if drop_shield_for_two_hands:
         return TurnOutcome(
             replace(state, two_handed_ready=True),
-            Message("盾を捨てて両手持ち (手番を消費しない)", "dropped the shield: two hands (no turn used)"),
-            ("UM-SWITCH-01",), uses_turn=False,
+            Message(
+                "盾を捨てて両手持ち (手番を消費しない)",
+                "dropped the shield: two hands (no turn used)",
+            ),
+            ("UM-SWITCH-01",),
+            uses_turn=False,
         )
     return TurnOutcome(
         _other_action(state, settings),
@@ -700,11 +737,16 @@ def start_round(
     """UM-TURN-01: each combatant gets 行動力 turns this round; ``order`` is the GM's own."""
     names = [c.name for c in combatants]
     if len(set(names)) != len(names):
-        raise UnmeiRuleError(Message("同じ名前の参加者がいます", "duplicate combatant names"), reason="duplicate")
+        raise UnmeiRuleError(
+            Message("同じ名前の参加者がいます", "duplicate combatant names"), reason="duplicate"
+        )
     offered = tuple(order) if order is not None else default_order(combatants, settings)
     if sorted(offered) != sorted(names):
         raise UnmeiRuleError(
-            Message("手番順は参加者全員をちょうど一度ずつ並べてください", "the order must list every combatant once"),
+            Message(
+                "手番順は参加者全員をちょうど一度ずつ並べてください",
+                "the order must list every combatant once",
+            ),
             reason="invalid order",
         )
     return RoundState(round_number, {c.name: max(0, c.action_points) for c in combatants}, offered)
@@ -714,11 +756,17 @@ def next_turn(state: RoundState, chosen: str | None = None) -> RoundState:
     """UM-TURN-01: the GM names who acts ("by a secret method"); default: the first offered."""
     offered = state.offered()
     if not offered:
-        raise UnmeiRuleError(Message("このターンの手番は残っていません", "no turns left this round"), reason="round over")
+        raise UnmeiRuleError(
+            Message("このターンの手番は残っていません", "no turns left this round"),
+            reason="round over",
+        )
     actor = chosen if chosen is not None else offered[0]
     if actor not in offered:
         raise UnmeiRuleError(
-            Message(f"{actor} にはこのターンの手番が残っていません", f"{actor} has no turn left this round"),
+            Message(
+                f"{actor} にはこのターンの手番が残っていません",
+                f"{actor} has no turn left this round",
+            ),
             reason="no turn left",
         )
     remaining = dict(state.remaining)
@@ -736,11 +784,16 @@ class LevelUp:
     rules: tuple[str, ...] = ("UM-LEVEL-01", "UM-LEVEL-04")
 
 
-def level_up(level: int, survived: bool = True, kind: CharacterKind | str = CharacterKind.PC) -> LevelUp:
+def level_up(
+    level: int, survived: bool = True, kind: CharacterKind | str = CharacterKind.PC
+) -> LevelUp:
     """UM-LEVEL-01/04: a survivor goes up one level, at most 10; fate uses follow the level."""
     if not survived:
         raise UnmeiRuleError(
-            Message("セッションで生き残ったキャラクターだけがレベルアップできます", "only survivors level up"),
+            Message(
+                "セッションで生き残ったキャラクターだけがレベルアップできます",
+                "only survivors level up",
+            ),
             reason="not survived",
         )
     if level >= MAX_LEVEL:
@@ -768,7 +821,9 @@ class Growth:
         return not any(self.raised)
 
 
-def growth(rolls: Sequence[int], rates: Sequence[int], names: Sequence[str] | None = None) -> Growth:
+def growth(
+    rolls: Sequence[int], rates: Sequence[int], names: Sequence[str] | None = None
+) -> Growth:
     """UM-LEVEL-02: ≤ growth rate (成長率) → +1."""
     if len(rolls) != len(rates):
         raise ValueError("one roll per growth rate")
@@ -788,8 +843,10 @@ def apply_growth(
     if result.player_chooses:
         if chosen is None or chosen not in new:
             raise UnmeiRuleError(
-                Message("能力値が上がらなかったので、上げる能力値を1つ選んでください",
-                        "no ability rose: choose one ability to raise by 1"),
+                Message(
+                    "能力値が上がらなかったので、上げる能力値を1つ選んでください",
+                    "no ability rose: choose one ability to raise by 1",
+                ),
                 reason="choose ability",
             )
         new[chosen] += 1
@@ -807,7 +864,9 @@ class FormulaError(UnmeiRuleError):
 
 
 def _formula_error(formula: str, why: str, why_en: str) -> FormulaError:
-    return FormulaError(Message(f"式 {formula!r} が不正です: {why}", f"invalid formula {formula!r}: {why_en}"))
+    return FormulaError(
+        Message(f"式 {formula!r} が不正です: {why}", f"invalid formula {formula!r}: {why_en}")
+    )
 
 
 def evaluate_formula(formula: str, values: Mapping[str, int]) -> int:
@@ -824,11 +883,17 @@ def evaluate_formula(formula: str, values: Mapping[str, int]) -> int:
     def walk(node: ast.AST) -> int:
         if isinstance(node, ast.Expression):
             return walk(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, int)
+            and not isinstance(node.value, bool)
+        ):
             return node.value
         if isinstance(node, ast.Name):
             if node.id not in values:
-                raise _formula_error(formula, f"{node.id} という値はありません", f"unknown value {node.id}")
+                raise _formula_error(
+                    formula, f"{node.id} という値はありません", f"unknown value {node.id}"
+                )
             return values[node.id]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
             v = walk(node.operand)

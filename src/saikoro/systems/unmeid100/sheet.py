@@ -136,7 +136,9 @@ class UnmeiSheet(SheetBase):
     @classmethod
     def _check_system(cls, value: str) -> str:
         if value != "UnmeiD100":
-            raise _error(f"system は UnmeiD100 です ({value})", f"system must be UnmeiD100 ({value})")
+            raise _error(
+                f"system は UnmeiD100 です ({value})", f"system must be UnmeiD100 ({value})"
+            )
         return value
 
     @field_validator("abilities")
