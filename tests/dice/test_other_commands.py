@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from saikoro.dice.randomizer import Randomizer, ScriptedSource, SeededSource, TooManyRandsError
 from saikoro.dice.result import RollResult
@@ -442,3 +444,67 @@ def test_hostile_input_answers_quickly_with_own_errors(module_name: str, command
     except SaikoroError:
         pass
     assert time.perf_counter() - started < 0.1
+
+
+# -- properties ---------------------------------------------------------------
+
+_ALPHABET = "0123456789BRUTYZSCFD+-*/()[]@<>=!, \tchoiceCHOICE6A\x00\u3000ｃ２"
+_PIECES = st.sampled_from(
+    "2 6 0 10 B R U TY TZ S + - * / ( ) [ ] @ >= <= <> = ! C choice D66 , A-C".split() + [" "]
+)
+_TEXTS = st.one_of(
+    st.text(alphabet=_ALPHABET, max_size=40),
+    st.lists(_PIECES, max_size=16).map("".join),
+    st.text(max_size=30),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=_TEXTS, seed=st.integers(0, 2**16))
+def test_commands_raise_only_saikoro_errors(text: str, seed: int) -> None:
+    import importlib
+
+    for name in MODULES:
+        module = importlib.import_module(f"saikoro.dice.commands.{name}")
+        randomizer = Randomizer(SeededSource(seed))
+        try:
+            result = module.evaluate(text, SYSTEM, randomizer)
+        except SaikoroError:
+            continue
+        if result is not None:
+            assert isinstance(result.text, str)
+            # every die the result is about was rolled through the randomizer
+            assert all(1 <= die.value <= die.sides for die in randomizer.rands)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    times=st.integers(1, 6),
+    sides=st.integers(2, 10),
+    target=st.integers(-1, 11),
+    op=st.sampled_from([">=", "<=", ">", "<", "=", "<>"]),
+    seed=st.integers(0, 2**16),
+)
+def test_barabara_counts_successes_like_python(
+    times: int, sides: int, target: int, op: str, seed: int
+) -> None:
+    import operator
+
+    from saikoro.dice.commands import barabara_dice
+
+    randomizer = Randomizer(SeededSource(seed))
+    result = barabara_dice.evaluate(f"{times}B{sides}{op}{target}", SYSTEM, randomizer)
+    assert result is not None
+    values = [die.value for die in randomizer.rands]
+    python_op = {
+        ">=": operator.ge,
+        "<=": operator.le,
+        ">": operator.gt,
+        "<": operator.lt,
+        "=": operator.eq,
+        "<>": operator.ne,
+    }[op]
+    expected = sum(1 for v in values if python_op(v, target))
+    assert result.text == (
+        f"({times}B{sides}{op}{target}) ＞ {','.join(map(str, values))} ＞ 成功数{expected}"
+    )
