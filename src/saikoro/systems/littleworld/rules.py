@@ -39,7 +39,8 @@ class LittleWorldRuleError(SaikoroError):
 
 def dice_count(ability: int, settings: LittleWorldSettings = DEFAULT_SETTINGS) -> int:
     """LW-CHECK-02: 2D6, or 1D6 for a weak ability (苦手行動)."""
-    return 1 if ability <= settings.weak_action_max_ability else 2
+    weak = ability == 1 or (ability < 1 and settings.weak_action_below_one)
+    return 1 if weak else 2
 
 
 def is_critical(dice: Sequence[int], settings: LittleWorldSettings = DEFAULT_SETTINGS) -> bool:

@@ -32,12 +32,11 @@ class LittleWorldSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # -- checks ---------------------------------------------------------------
-    weak_action_max_ability: int = Field(
-        default=1,
-        ge=0,
-        description="LW-CHECK-02: an ability at or below this rolls 1D6 (苦手行動). Default 1: "
-        "the rule's 'ability 1', and an ability lowered to 0 (sleep halving 1, equipment "
-        "loss) is weak too.",
+    weak_action_below_one: bool = Field(
+        default=True,
+        description="LW-CHECK-02: an ability of 1 rolls 1D6 (苦手行動); with this default an "
+        "ability lowered below 1 (sleep halving 1, equipment loss) is weak too; False: it "
+        "rolls 2D6.",
     )
     critical_sixes: int = Field(
         default=2, ge=1, description="LW-CHECK-03: how many 6s make a critical."
