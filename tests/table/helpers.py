@@ -1,0 +1,77 @@
+"""Running ``saikoro play`` from tests: in-process (Typer's CliRunner) or as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+SHEETS = Path(__file__).parent / "sheets"
+
+
+def play(
+    db: str,
+    room: str,
+    lines: list[str],
+    rands: list[str] | None = None,
+    *,
+    system: str | None = None,
+    gm: bool = True,
+    speaker: str | None = None,
+    lang: str = "ja",
+) -> list[dict[str, Any]]:
+    """Run lines through ``saikoro play --json`` in-process; one JSON object per line."""
+    from saikoro.cli.main import app
+
+    args = ["play", "--db", db, "--room", room, "--json"]
+    if system:
+        args += ["--system", system]
+    if gm:
+        args.append("--gm")
+    if speaker:
+        args += ["--as", speaker]
+    if rands is not None:
+        args += ["--rands", ",".join(rands)]
+    result = CliRunner().invoke(app, args, input="\n".join(lines) + "\n", env={"SAIKORO_LANG": lang})
+    out = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return out
+
+
+def play_process(
+    db: str, room: str, lines: list[str], rands: list[str] | None = None, *, system: str | None = None,
+    gm: bool = True,
+) -> subprocess.Popen[str]:
+    """Start ``python -m saikoro play --json`` as another process (feed it ``lines``)."""
+    args = [sys.executable, "-m", "saikoro", "play", "--db", db, "--room", room, "--json"]
+    if system:
+        args += ["--system", system]
+    if gm:
+        args.append("--gm")
+    if rands is not None:
+        args += ["--rands", ",".join(rands)]
+    proc = subprocess.Popen(
+        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=str(SHEETS), env={**os.environ, "SAIKORO_LANG": "ja"},
+    )
+    return proc
+
+
+def final_state(outputs: list[dict[str, Any]]) -> dict[str, Any]:
+    states = [o["state"] for o in outputs if "state" in o]
+    assert states, outputs
+    return states[-1]
+
+
+def errors(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [o for o in outputs if not o["ok"]]
+
+
+def by_name(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {c["name"]: c for c in state["characters"]}
