@@ -179,6 +179,7 @@ def test_aiming_turns_and_loss() -> None:
     assert R.full_defence(twice).state.aim == 0  # anything else ends the aim (default)
     keep = UnmeiSettings(aim_ends_on_other_action=False)
     assert R.full_defence(twice, keep).state.aim == 2
+    assert R.other_action(twice).aim == 0 and R.other_action(twice, keep).aim == 2
     with pytest.raises(SaikoroError):
         R.ranged_target(55, aim=3)
 

@@ -543,9 +543,15 @@ def begin_own_turn(state: CombatantState) -> CombatantState:
     )
 
 
-def _other_action(state: CombatantState, settings: UnmeiSettings) -> CombatantState:
-    """Doing anything but aiming/shooting loses the aim (UM-AIM-01 default)."""
+def other_action(
+    state: CombatantState, settings: UnmeiSettings = DEFAULT_SETTINGS
+) -> CombatantState:
+    """Doing anything but aiming/shooting loses the aim (UM-AIM-01, *default*
+    ``aim_ends_on_other_action``)."""
     return replace(state, aim=0) if settings.aim_ends_on_other_action else state
+
+
+_other_action = other_action  # the earlier private name, still used by the table tracker
 
 
 MoveOption = Literal["attack", "act", "run"]
