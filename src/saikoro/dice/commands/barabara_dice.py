@@ -15,7 +15,10 @@ printing a comparison) are shared with RerollDice and UpperDice.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
@@ -86,7 +89,13 @@ def parse_target(stream: TokenStream) -> tuple[str | None, Expr | None]:
 
 
 def parse(text: str) -> BarabaraCommand | None:
-    stream = TokenStream(arith.tokenize(text))
+    """The command in ``text`` (its first word; parses are cached), or None."""
+    return _parse_word(arith.first_word(text))
+
+
+@lru_cache(maxsize=2048)
+def _parse_word(word: str) -> BarabaraCommand | None:
+    stream = TokenStream(arith.tokenize(word))
     try:
         secret = stream.accept("S") is not None
         notations = parse_notations(stream, "B")
@@ -97,13 +106,21 @@ def parse(text: str) -> BarabaraCommand | None:
     return BarabaraCommand(secret, notations, cmp_op, target)
 
 
-def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollResult | None:
-    round_type = system.round_type
+@lru_cache(maxsize=2048)
+def _numbers(
+    command: BarabaraCommand, round_type: str
+) -> tuple[tuple[tuple[int, int], ...], int | None]:
+    """The dice ``(times, sides)`` and target of a parsed command (no dice involved)."""
     try:
-        dice = [n.to_dice(round_type) for n in command.notations]
+        dice = tuple(n.to_dice(round_type) for n in command.notations)
         target = command.target.eval(round_type) if command.target is not None else None
     except ZeroDivisionError:
         raise DivisionByZeroError() from None
+    return dice, target
+
+
+def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollResult:
+    dice, target = _numbers(command, system.round_type)
     cmp_op = command.cmp_op or setting(system, "default_cmp_op")
     if target is None:
         target = setting(system, "default_target_number")
@@ -113,7 +130,11 @@ def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollR
         groups = [sorted(group) for group in groups]
     values = [value for group in groups for value in group]
 
-    success = sum(1 for v in values if arith.compare(v, cmp_op, target)) if cmp_op else 0
+    if cmp_op:
+        succeeds = PREDICATES[cmp_op]
+        success = sum(1 for v in values if succeeds(v, target))
+    else:
+        success = 0
     notation = "+".join(f"{times}B{sides}" for times, sides in dice)
     sequence = [
         f"({notation}{cmp_text(cmp_op)}{none_as_empty(target)})",
@@ -138,6 +159,17 @@ def evaluate(text: str, system: Any, randomizer: Randomizer) -> RollResult | Non
 
 
 # -- helpers shared with RerollDice / UpperDice / TallyDice --------------------------------
+
+
+#: The comparison operators (as :mod:`saikoro.dice.arith` normalizes them) as functions.
+PREDICATES: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "=": operator.eq,
+    "<>": operator.ne,
+}
 
 
 def setting(system: Any, name: str, default: Any = None) -> Any:

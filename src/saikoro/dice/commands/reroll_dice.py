@@ -18,15 +18,15 @@ then the rerolls in order) separated by `` + ``.
 
 from __future__ import annotations
 
-import operator
 from collections import deque
-from collections.abc import Callable
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any
 
 from saikoro.dice import arith
 from saikoro.dice.arith import Expr, ParseFailure, TokenStream
 from saikoro.dice.commands.barabara_dice import (
+    PREDICATES,
     DivisionByZeroError,
     Notation,
     cmp_text,
@@ -47,16 +47,6 @@ REROLL_LIMIT = 10000
 BAD_CONDITION_TEXT = (
     "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
 )
-
-
-_PREDICATES: dict[str, Callable[[int, int], bool]] = {
-    ">=": operator.ge,
-    "<=": operator.le,
-    ">": operator.gt,
-    "<": operator.lt,
-    "=": operator.eq,
-    "<>": operator.ne,
-}
 
 
 @dataclass(frozen=True)
@@ -81,6 +71,12 @@ def _parse_threshold(stream: TokenStream) -> tuple[str | None, Expr]:
 
 
 def parse(text: str) -> RerollCommand | None:
+    """The command in ``text`` (its first word; parses are cached), or None."""
+    return _parse_word(arith.first_word(text))
+
+
+@lru_cache(maxsize=2048)
+def _parse_word(text: str) -> RerollCommand | None:
     stream = TokenStream(arith.tokenize(text))
     try:
         secret = stream.accept("S") is not None
@@ -134,7 +130,7 @@ def roll_with_rerolls(
     sort: bool,
 ) -> list[list[int]]:
     """Roll each group, queueing a new group of as many dice as met the condition."""
-    rerolls = _PREDICATES[op]
+    rerolls = PREDICATES[op]
     queue = deque(dice)
     groups: list[list[int]] = []
     # Dice of impossible sides show 0 without using random numbers, so ``200R0[=0]``
@@ -188,7 +184,7 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
     )
     # Ones among the rerolled dice do not count (BCDice's rule for glitches).
     ones = sum(group.count(1) for group in groups[: len(command.notations)])
-    succeeds = _PREDICATES[cmp_op] if cmp_op else None
+    succeeds = PREDICATES[cmp_op] if cmp_op else None
     dice_count = success = 0
     texts: list[str] = []
     seen: dict[int, tuple[str, int]] = {}  # repeated (memoized) groups are counted once

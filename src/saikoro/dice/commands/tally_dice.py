@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
@@ -32,6 +33,12 @@ class TallyCommand:
 
 
 def parse(text: str) -> TallyCommand | None:
+    """The command in ``text`` (its first word; parses are cached), or None."""
+    return _parse_word(arith.first_word(text))
+
+
+@lru_cache(maxsize=2048)
+def _parse_word(text: str) -> TallyCommand | None:
     stream = TokenStream(arith.tokenize(text))
     try:
         secret = stream.accept("S") is not None

@@ -19,6 +19,7 @@ limit, which bounds the rerolling; more than 10000 dice in one command raise
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
@@ -133,6 +134,12 @@ def _parse_notations(stream: TokenStream) -> tuple[Notation, ...]:
 
 
 def parse(text: str) -> UpperCommand | None:
+    """The command in ``text`` (its first word; parses are cached), or None."""
+    return _parse_word(arith.first_word(text))
+
+
+@lru_cache(maxsize=2048)
+def _parse_word(text: str) -> UpperCommand | None:
     stream = TokenStream(arith.tokenize(text))
     try:
         secret = stream.accept("S") is not None
