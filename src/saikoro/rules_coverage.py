@@ -198,8 +198,14 @@ def parse_reference(text: str) -> dict[str, tuple[str, str]]:
     return found
 
 
+def _beside_checkout(*parts: str) -> Path:
+    """``parts`` under the checkout (editable install), else under the working directory."""
+    path = REPO_ROOT.joinpath(*parts)
+    return path if path.exists() else Path.cwd().joinpath(*parts)
+
+
 def default_references_dir() -> Path:
-    return REPO_ROOT / "docs" / "rules"
+    return _beside_checkout("docs", "rules")
 
 
 def read_references(
@@ -299,7 +305,7 @@ def _test_files(directory: Path) -> Iterator[Path]:
 
 
 def scan_tests(directory: str | Path | None = None) -> list[TestRef]:
-    directory = Path(directory) if directory is not None else REPO_ROOT / "tests"
+    directory = Path(directory) if directory is not None else _beside_checkout("tests")
     if not directory.is_dir():
         raise CoverageError(
             Message(

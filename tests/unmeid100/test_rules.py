@@ -151,6 +151,7 @@ def test_melee_roll_equal_ac_setting() -> None:
 def test_weapon_abilities_on_critical_defaults() -> None:
     effects = R.critical_effects(["連続", "必殺", "炎"])
     assert (effects.extra_attacks, effects.damage_rolls, effects.gm_defined) == (1, 2, ("炎",))
+    assert effects.defaults_applied == ("renzoku_extra_attacks", "hissatsu_damage_rolls")
     plain = R.critical_effects([])
     assert (plain.extra_attacks, plain.damage_rolls) == (0, 1)
     custom = UnmeiSettings(renzoku_extra_attacks=2, hissatsu_damage_rolls=3)

@@ -389,6 +389,8 @@ class CriticalEffects:
     extra_attacks: int
     damage_rolls: int
     gm_defined: tuple[str, ...]
+    #: The house-rule settings (RULES.md *defaults*) applied, for the UI to mark as such.
+    defaults_applied: tuple[str, ...] = ()
     rules: tuple[str, ...] = ("UM-MELEE-02",)
 
 
@@ -402,7 +404,12 @@ def critical_effects(
     extra = settings.renzoku_extra_attacks if "連続" in abilities else 0
     rolls = settings.hissatsu_damage_rolls if "必殺" in abilities else 1
     others = tuple(a for a in abilities if a not in ("連続", "必殺"))
-    return CriticalEffects(extra, rolls, others)
+    applied = tuple(
+        name
+        for name, ability in (("renzoku_extra_attacks", "連続"), ("hissatsu_damage_rolls", "必殺"))
+        if ability in abilities
+    )
+    return CriticalEffects(extra, rolls, others, applied)
 
 
 # ---------------------------------------------------------------- magic
