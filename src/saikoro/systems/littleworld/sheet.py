@@ -241,6 +241,14 @@ class LittleWorldSheet(SheetBase):
             )
         return self
 
+    @classmethod
+    def model_validate(cls, obj: Any, **kwargs: Any) -> LittleWorldSheet:  # type: ignore[override]
+        """As pydantic's, with every error message in Japanese and English naming its rule."""
+        try:
+            return super().model_validate(obj, **kwargs)
+        except ValidationError as error:
+            raise bilingual_errors(error, cls.__name__) from None
+
     # -- derived values --------------------------------------------------------
     @property
     def is_pc(self) -> bool:
@@ -305,3 +313,77 @@ class LittleWorldSheet(SheetBase):
         return self.updated(
             modifiers=[m.model_dump() for m in self.modifiers if m.reason != reason]
         )
+
+
+# -- bilingual messages for pydantic's own errors ------------------------------------
+
+#: The rule each top-level field belongs to (named in validation messages).
+FIELD_RULES: dict[str, str] = {
+    "name": "LW-ABIL-06",
+    "kind": "LW-ABIL-06",
+    "player": "LW-ABIL-06",
+    "life_path": "LW-ABIL-06",
+    "hp": "LW-ABIL-01",
+    "max_hp": "LW-ABIL-06",
+    "abilities": "LW-ABIL-01",
+    "skill_cards": "LW-ABIL-06",
+    "keeper": "LW-ABIL-05",
+    "taboo": "LW-ABIL-05",
+    "cr": "LW-ABIL-07",
+    "items": "LW-ABIL-07",
+    "row": "LW-COMBAT-16",
+    "conditions": "LW-COND-01",
+    "modifiers": "LW-ABIL-04",
+    "kanazuchi_opt_in": "LW-SPECIAL-04",
+    "consciousness": "LW-HP-03",
+}
+
+
+def _translate(item: dict[str, Any]) -> tuple[str, str]:
+    kind = item["type"]
+    ctx = item.get("ctx") or {}
+    if kind == "missing":
+        return "必須の項目がありません", "this field is required"
+    if kind == "extra_forbidden":
+        return "この項目はシートにありません (綴りを確認してください)", "unknown field (check the spelling)"
+    if kind == "literal_error":
+        expected = str(ctx.get("expected", ""))
+        return f"{expected.replace(' or ', '、')} のどれかを書いてください", f"must be one of {expected}"
+    if kind == "string_too_short":
+        return "空にはできません", "cannot be empty"
+    if kind in ("string_type",):
+        return "文字列で書いてください", "must be a text"
+    if kind in ("list_type", "tuple_type"):
+        return "リスト(配列)で書いてください", "must be a list"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "項目の並び(辞書)で書いてください", "must be a mapping of fields"
+    if kind.startswith("bool"):
+        return "true か false で書いてください", "must be true or false"
+    if kind.startswith("int"):
+        return "整数で書いてください", "must be a whole number"
+    return item["msg"], item["msg"]
+
+
+def bilingual_errors(error: ValidationError, title: str) -> ValidationError:
+    """``error`` with every pydantic message given Japanese and English text and the rule of
+    its field (errors from this module's validators already have them)."""
+    lines = []
+    for item in error.errors():
+        ctx = item.get("ctx") or {}
+        if "ja" in ctx:
+            lines.append(
+                {
+                    "type": PydanticCustomError(item["type"], ctx["en"].replace("{", "(").replace("}", ")"), ctx),
+                    "loc": item["loc"],
+                    "input": item.get("input"),
+                }
+            )
+            continue
+        ja, en = _translate(item)
+        top = str(item["loc"][0]) if item["loc"] else ""
+        rule = FIELD_RULES.get(top, "LW-ABIL-06")
+        lines.append(
+            {"type": _error(item["type"], ja, en, rule), "loc": item["loc"], "input": item.get("input")}
+        )
+    return ValidationError.from_exception_data(title, lines)
+
