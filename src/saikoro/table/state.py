@@ -202,11 +202,7 @@ def _condition_removed(state: RoomState, data: dict[str, Any]) -> None:
 
 
 def _field_set(state: RoomState, data: dict[str, Any]) -> None:
-    character = state.characters[data["name"]]
-    if data.get("value") is None:
-        character.fields.pop(data["key"], None)
-    else:
-        character.fields[data["key"]] = data["value"]
+    state.characters[data["name"]].fields[data["key"]] = data.get("value")
 
 
 def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
