@@ -29,7 +29,7 @@ def write_plot(odds: Odds, path: str | Path) -> Path:
             axis.set_xticks(range(0, len(labels), step))
             axis.set_xticklabels(labels[::step], rotation=45 if step > 1 else 0)
             axis.set_ylabel("probability (%)")
-            axis.set_xlabel("value (total or damage)")
+            axis.set_xlabel(odds.value_kind)
         else:
             axis.set_axis_off()
         kind = "exact" if odds.exact else f"Monte Carlo, n={odds.outcomes:,}"

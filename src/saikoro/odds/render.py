@@ -166,7 +166,11 @@ def render(odds: Odds, console: Console, lang: str = "ja") -> None:
         return
     lines = bar_lines(odds.distribution)
     if lines:
-        heading = Message("値の分布 (合計またはダメージ)", "distribution of the value (total or damage)")
+        heading = (
+            Message("ダメージの分布", "distribution of the damage")
+            if odds.value_kind == "damage"
+            else Message("値の分布", "distribution of the value")
+        )
         console.print(Text(heading.text(lang), style="bold"))
         for line in lines:
             console.print(Text(line))

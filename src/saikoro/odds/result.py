@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+_DAMAGE = re.compile(r"ダメージ-?\d+\s*$")
 
 #: The four result flags, in the order they are shown.
 FLAGS: tuple[str, ...] = ("success", "failure", "critical", "fumble")
@@ -67,6 +70,11 @@ class Odds:
     context: dict[str, Any] = field(default_factory=dict)
     example: str = ""
     words: dict[str, Probability] = field(default_factory=dict)
+
+    @property
+    def value_kind(self) -> str:
+        """``damage`` for attack commands (text ending ``ダメージN``), else ``value``."""
+        return "damage" if _DAMAGE.search(self.example) else "value"
 
     def probability(self, flag: str) -> Probability:
         """The probability of ``flag`` (one of :data:`FLAGS`)."""
