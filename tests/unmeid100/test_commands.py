@@ -271,3 +271,18 @@ def test_secret_and_lowercase_and_fullwidth() -> None:
     assert result is not None and result.secret and result.success
     result = saikoro.roll("ＭＡ６０，３０，１２", "UnmeiD100", rands=[(61, 100)])
     assert result is not None and result.detail["outcome"] == "miss"
+
+
+@pytest.mark.rule("UM-MELEE-01", "UM-MAGIC-02")
+def test_english_output() -> None:
+    result = runner.invoke(
+        app, ["roll", "-s", "UnmeiD100", "--lang", "en", "--rands", "30/100", "MA60,30,12"]
+    )
+    assert result.stdout.strip() == (
+        "(MA60,30,12) ＞ melee attack (1D100<=60) AC30 Critical<=12 ＞ 30 ＞ "
+        "Failure (stopped by armour class)"
+    )
+    result = runner.invoke(
+        app, ["roll", "-s", "UnmeiD100", "--lang", "en", "--rands", "71/100", "MG70"]
+    )
+    assert result.stdout.strip().endswith("＞ 71 ＞ Not activated (still chanting)")

@@ -334,3 +334,25 @@ def test_formula_table_is_safe_integer_arithmetic() -> None:
     for bad in ("__import__('os')", "体格**2", "1/0", "未知+1", "体格 if 1 else 2", "x" * 300):
         with pytest.raises(SaikoroError):
             R.evaluate_formula(bad, {"体格": 5})
+
+
+# ------------------------------------------------------------------ settings
+
+
+def test_every_default_of_system_b_is_a_named_setting() -> None:
+    """Each UM rule whose RULES.md text has a *default* names a settings field."""
+    from saikoro.rules_coverage import read_spec
+
+    text, _ = read_spec(None)
+    with_default = {
+        line.split("**")[1]
+        for line in text.splitlines()
+        if line.lstrip().startswith("- **UM-") and "*default*" in line
+    }
+    described = {
+        rule_id
+        for field in UnmeiSettings.model_fields.values()
+        for rule_id in [(field.description or "").split(":")[0]]
+    }
+    assert with_default, "RULES.md System B has defaults"
+    assert with_default <= described, with_default - described
