@@ -122,3 +122,22 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
         return load_sheet(path, system)
     sheet, _report = import_bytes(raw, source_format, system)
     return sheet
+
+
+def _register_with_table() -> None:
+    """Let ``/char add`` in ``saikoro play`` read Udonarium and CCFOLIA files.
+
+    Done only when the table's dispatcher is already loaded (it imports this package
+    when it meets such a file), so importing :mod:`saikoro.transfer` stays light.
+    """
+    import sys
+
+    dispatch = sys.modules.get("saikoro.table.dispatch")
+    register = getattr(dispatch, "register_sheet_importer", None)
+    if register is None:
+        return
+    for suffix in (".zip", ".xml", ".json"):
+        register(suffix, load_character_file)
+
+
+_register_with_table()

@@ -81,6 +81,8 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     for slot in profile.export_slots(dump):
         covered.add(slot.path)
         value = get_path(dump, slot.path)
+        if isinstance(value, str) and not portable(value):
+            continue  # stays in saikoro's block, exactly
         if slot.max_path:
             covered.add(slot.max_path)
             maximum = get_path(dump, slot.max_path)
@@ -90,7 +92,9 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
 
     kept_notes: dict[str, str] = {}
     for key, text in sheet.notes.items():
-        if "\n" in text or not key.strip() or profile.is_known(key) or _reserved(key):
+        if not (portable(text) and portable(key) and key == key.strip() and key) or (
+            profile.is_known(key) or _reserved(key)
+        ):
             kept_notes[key] = text  # would not come back as the same note
         else:
             params.append(Param(key, text, where=NOTE_SECTION))
@@ -107,6 +111,14 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         extras=extras,
         extras_system=sheet.system,
     )
+
+
+_UNPORTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+
+
+def portable(text: str) -> bool:
+    """Text both tools keep exactly on one line (no line breaks, no XML-forbidden characters)."""
+    return _UNPORTABLE.search(text) is None
 
 
 def _reserved(label: str) -> bool:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from typing import Any
 from xml.etree import ElementTree
@@ -160,13 +161,21 @@ def _read_section(section: Any, path: list[str], result: PortableCharacter) -> N
 # -- writing -------------------------------------------------------------------------------
 
 
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """Text XML 1.0 can carry (what it cannot is dropped; saikoro's block keeps the exact value)."""
+    return _XML_FORBIDDEN.sub("", text)
+
+
 def _data(parent: Any, name: str, text: str | None = None, **attrs: str) -> Any:
     element = ElementTree.SubElement(parent, "data")
     for key, value in attrs.items():
-        element.set(key, value)
-    element.set("name", name)
+        element.set(key, xml_text(value))
+    element.set("name", xml_text(name))
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)
     return element
 
 
@@ -205,7 +214,7 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
         _data(section, character.extras_system or "", json.dumps(
             character.extras, ensure_ascii=False, separators=(",", ":")), type="note")
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
-    palette.text = character.palette
+    palette.text = xml_text(character.palette)
     ElementTree.indent(root, space="  ")
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, "utf-8")
 
