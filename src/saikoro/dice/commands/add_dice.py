@@ -72,7 +72,7 @@ class _Ctx:
             values = randomizer.roll_barabara(times, sides)
         if system.sort_add_dice:
             values.sort()
-        self.dice.extend((value, sides) for value in values)
+        self.dice.extend([(value, sides) for value in values])
         return values
 
 
