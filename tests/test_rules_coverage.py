@@ -25,7 +25,7 @@ from saikoro.rules_coverage import (
     scan_test_source,
 )
 
-runner = CliRunner()
+runner = CliRunner(env={"COLUMNS": "200"})
 
 SPEC = """# Rules
 intro mentions **XX-NOPE-01** only in prose
@@ -138,6 +138,8 @@ def test_cli_json_strict_and_errors(tmp_path: Path) -> None:
     base = ["rules", "coverage", "--spec", str(spec), "--tests", str(tests), "--refs", str(refs)]
     result = runner.invoke(app, [*base, "--json", "--system", "Beta", "--strict"])
     assert result.exit_code == 0, result.output
+    listed = runner.invoke(app, [*base, "--all"])
+    assert "test_param" in listed.stdout and "unknown rule ID ZZ-TYPO-09" in listed.stdout
     body = json.loads(result.stdout)
     assert body["complete"] is True and body["rules"][0]["id"] == "BB-X-01"
     (tests / "test_a.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")

@@ -92,7 +92,10 @@ def _render(report: CoverageReport, show_all: bool) -> None:
         console.print(
             f"{system}: {info['covered']}/{info['implementable']} implementable rules covered"
             f" ({len(info['gm_decides'])} GM decides, {info['rules']} rules)"
-            + (f" — uncovered: {', '.join(info['uncovered'])}" if info["uncovered"] else "")
+            + (f" — uncovered: {', '.join(info['uncovered'])}" if info["uncovered"] else ""),
+            soft_wrap=True,
         )
     for rule_id, tests in sorted(report.unknown_ids.items()):
-        console.print(f"[yellow]unknown rule ID {rule_id}[/yellow] in {', '.join(tests)}")
+        console.print(
+            f"[yellow]unknown rule ID {rule_id}[/yellow] in {', '.join(tests)}", soft_wrap=True
+        )
