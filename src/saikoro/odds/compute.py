@@ -92,7 +92,7 @@ def odds(
                 )
             ) from None
 
-    estimate = enumeration.estimate_sequences(run, seed=seed)
+    estimate = enumeration.estimate_sequences(run, seed=seed, bound=limit)
     plain = _plain_sum(run) if estimate.mean > CONVOLVE_ABOVE else None
     if plain is not None and plain.work <= convolution.WORK_LIMIT:
         return _from_convolution(run, plain, probe)
@@ -101,7 +101,8 @@ def odds(
             return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
         except enumeration.TreeTooLarge:
             pass
-    return _from_sample(run, montecarlo.sample_outcomes(run, samples, seed))
+    n = montecarlo.affordable_samples(samples, estimate.most_dice)
+    return _from_sample(run, montecarlo.sample_outcomes(run, n, seed))
 
 
 def _plain_sum(run: Runner) -> convolution.PlainSum | None:

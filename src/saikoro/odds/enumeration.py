@@ -139,30 +139,42 @@ _MISSING = object()
 
 @dataclass
 class SequenceEstimate:
-    """Knuth's estimate of the number of dice sequences, from random walks."""
+    """Knuth's estimate of the number of dice sequences, from random walks.
+
+    ``mean`` is ``math.inf`` when it clearly exceeds the bound asked about (the walks
+    stop early); ``most_dice`` is the largest number of dice one walk rolled.
+    """
 
     mean: float
-    largest: int
+    most_dice: int
 
 
 def estimate_sequences(
-    run: Callable[[DiceSource], RollResult | None], walks: int = 32, seed: int = 0
+    run: Callable[[DiceSource], RollResult | None],
+    walks: int = 32,
+    seed: int = 0,
+    bound: int = 10**6,
 ) -> SequenceEstimate:
     """Estimate the size of the tree: the mean over random runs of 1/P(run).
 
     For a tree whose runs all have the same dice this is exact; E[1/P] over random
-    runs equals the number of sequences in general (Knuth 1975).
+    runs equals the number of sequences in general (Knuth 1975). Stops as soon as the
+    mean is sure to exceed ``bound`` (one product above ``bound × walks``).
     """
     import random
 
     rng = random.Random(seed)
-    products: list[int] = []
+    total = 0
+    most_dice = 0
 
     class _Walk:
-        product = 1
+        def __init__(self) -> None:
+            self.product = 1
+            self.dice = 0
 
         def roll(self, sides: int) -> int:
             self.product *= max(sides, 1)
+            self.dice += 1
             return rng.randint(1, sides)
 
     for _ in range(walks):
@@ -170,6 +182,9 @@ def estimate_sequences(
         try:
             run(walk)
         except SaikoroError:  # e.g. an endless reroll chain hit the 10000-dice limit
-            return SequenceEstimate(math.inf, walk.product)
-        products.append(walk.product)
-    return SequenceEstimate(sum(products) / len(products), max(products))
+            return SequenceEstimate(math.inf, max(most_dice, walk.dice))
+        most_dice = max(most_dice, walk.dice)
+        if walk.product > bound * walks:
+            return SequenceEstimate(math.inf, most_dice)
+        total += walk.product
+    return SequenceEstimate(total / walks, most_dice)

@@ -19,6 +19,17 @@ if TYPE_CHECKING:
 Z95 = 1.959963984540054
 
 DEFAULT_SAMPLES = 20_000
+#: Monte Carlo rolls at most about this many dice in all (a few seconds) …
+DICE_BUDGET = 2_000_000
+#: … but always at least this many samples.
+MIN_SAMPLES = 200
+
+
+def affordable_samples(samples: int, dice_per_run: int) -> int:
+    """``samples``, fewer when each run rolls so many dice that they would take too long."""
+    if dice_per_run <= 0:
+        return samples
+    return max(min(samples, MIN_SAMPLES), min(samples, DICE_BUDGET // dice_per_run))
 
 
 def wilson_interval(hits: int, n: int, z: float = Z95) -> Interval:
