@@ -232,9 +232,11 @@ def test_division_by_zero_is_a_clear_error(module_name: str, command: str) -> No
             "(5TZ6) ＞ 6,1,2,5,2 ＞ [1]×1, [2]×2, [3]×0, [4]×0, [5]×1, [6]×1",
         ),
         ("S(1+1)TY(6/2U)", d(3, 3, 3), "(2TY3) ＞ 3,3 ＞ [3]×2"),
-        ("1TZ20 x", d(20, 20), "(1TZ20) ＞ 20 ＞ " + ", ".join(
-            f"[{n}]×{1 if n == 20 else 0}" for n in range(1, 21)
-        )),
+        (
+            "1TZ20 x",
+            d(20, 20),
+            "(1TZ20) ＞ 20 ＞ " + ", ".join(f"[{n}]×{1 if n == 20 else 0}" for n in range(1, 21)),
+        ),
         ("2TY21", [], "(2TY21) ＞ 面数は1以上、20以下としてください"),
         ("201TY6", [], "(201TY6) ＞  ＞ "),
     ],

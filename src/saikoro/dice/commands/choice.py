@@ -156,9 +156,7 @@ def parse(text: str) -> ChoiceCommand | None:
         last_item = last_item.removesuffix(closing)
     raw_items.append(last_item)
 
-    items: list[str] | NumberRange = [
-        s for s in (i.strip(_STRIP_CHARS) for i in raw_items) if s
-    ]
+    items: list[str] | NumberRange = [s for s in (i.strip(_STRIP_CHARS) for i in raw_items) if s]
     if len(items) == 1:
         items = _expand_shorthand(items[0])
     if _size(items) == 0 or _size(items) < takes:

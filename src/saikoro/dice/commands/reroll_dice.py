@@ -19,8 +19,8 @@ then the rerolls in order) separated by `` + ``.
 from __future__ import annotations
 
 from collections import deque
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
@@ -164,9 +164,7 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
         target = command.target.eval(round_type) if command.target is not None else None
         if target is None:
             target = setting(system, "default_target_number")
-        threshold = (
-            command.threshold.eval(round_type) if command.threshold is not None else None
-        )
+        threshold = command.threshold.eval(round_type) if command.threshold is not None else None
         if threshold is None:
             threshold = setting(system, "reroll_dice_reroll_threshold")
         if threshold is None:

@@ -185,9 +185,7 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
     round_type = system.round_type
     try:
         dice = [n.to_dice(round_type) for n in command.notations]
-        threshold = (
-            command.threshold.eval(round_type) if command.threshold is not None else None
-        )
+        threshold = command.threshold.eval(round_type) if command.threshold is not None else None
         modifier = command.modifier.eval(round_type)
         target = command.target.eval(round_type) if command.target is not None else None
     except ZeroDivisionError:
