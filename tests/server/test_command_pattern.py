@@ -98,3 +98,22 @@ def test_pattern_is_portable_to_javascript(client, system_id: str) -> None:
     source = client.get(f"/v2/game_system/{system_id}").json()["command_pattern"]
     for python_only in ("(?P<", "(?P=", "(?i", "(?s", "(?x", "(?a", "\\Z", "\\A", "(?#"):
         assert python_only not in source
+
+
+@pytest.mark.parametrize(
+    ("system_id", "module", "attribute"),
+    [
+        ("LittleWorld", "saikoro.systems.littleworld.help", "EXAMPLES"),
+        ("UnmeiD100", "saikoro.systems.unmeid100.help", "HELP_EXAMPLES"),
+    ],
+)
+def test_pattern_matches_declared_help_examples(
+    client, system_id: str, module: str, attribute: str
+) -> None:
+    """The systems' own example lists (each run by their tests) all match, unfiltered."""
+    import importlib
+
+    examples = [command for command, _what in getattr(importlib.import_module(module), attribute)]
+    assert examples
+    pattern = pattern_of(client, system_id)
+    assert [c for c in examples if not pattern.search(c)] == []
