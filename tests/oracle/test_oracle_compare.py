@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oracle_compare import FLAGS, compare_cases, differences, ruby_text
+from oracle_compare import FLAGS, compare_cases, differences, ruby_text, texts_agree
 
 RESULT = {
     "ok": True,
@@ -46,6 +46,14 @@ def test_outcome_kinds_must_match() -> None:
 def test_only_opal_negative_zero_is_rewritten() -> None:
     assert ruby_text("(1D6*-0) ＞ 3[3]*-0 ＞ -0.0") == "(1D6*-0) ＞ 3[3]*-0 ＞ 0"
     assert ruby_text("1-0.05 -0.01 -0.0x") == "1-0.05 -0.01 0x"
+
+
+def test_big_integers_match_only_as_the_js_double_of_the_exact_value() -> None:
+    js = "c(240069913*722981282) ＞ 173566053470368480"
+    assert texts_agree(js, "c(240069913*722981282) ＞ 173566053470368466")
+    assert not texts_agree(js, "c(240069913*722981282) ＞ 173566053470368400")
+    assert not texts_agree("c(3*3) ＞ 9", "c(3*3) ＞ 8")
+    assert not texts_agree("(2D6) ＞ 7[3,4] ＞ 7", "(2D6) ＞ 7[3,4]")
 
 
 def test_replay_uses_exactly_bcdices_dice() -> None:

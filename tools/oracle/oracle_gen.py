@@ -30,6 +30,8 @@ SIDES = (2, 3, 4, 6, 6, 6, 8, 10, 10, 12, 20, 100)
 CMP_OPS = (">=", "<=", ">", "<", "=", "<>", "!=", "==", "=>", "=<")
 ROUNDING = ("", "", "U", "C", "R", "F")
 COMMENTS = ("攻撃", "回避判定", "comment", "a b c", "（全角の注釈）", "#1")
+#: Signs Japanese IMEs produce for operators (saikoro reads them as the ASCII form).
+SIGNS = {">=": "≥", "<=": "≤", "<>": "≠", "*": "×", "/": "÷", "-": "−"}
 WORDS = ("A", "B", "C", "りんご", "みかん", "ぶどう", "x", "Sword", "盾", "1", "42", "a b")
 
 
@@ -244,6 +246,70 @@ class Generator:
             inner = f"x2 {inner}"
         return f"{keyword}{times} {inner}"
 
+    def edge(self) -> str:
+        """Edge cases: limits, odd counts and thresholds, division by zero, odd spacing."""
+        n, s, k = self.rng.randint(0, 8), self.rng.choice(SIDES), self.rng.randint(-1, 9)
+        big = self.rng.choice((199, 200, 201, 1000))
+        huge_sides = self.rng.choice((9999, 10000, 10001, 99999))
+        op = self.cmp_op()
+        templates = (
+            f"{big}D6",
+            f"{big}B6>=4",
+            f"{self.rng.randint(1, 3)}D{huge_sides}",
+            f"{self.rng.randint(1, 3)}B{huge_sides}",
+            f"{n}D{s}",
+            f"{n}B{s}{op}{k}",
+            f"{n}D{s}KH{k}" if k >= 0 else f"{n}D{s}KH(0{k})",
+            f"{n}D{s}{self.rng.choice(('KL', 'DH', 'DL'))}{max(k, 0)}",
+            f"1D{s}/0",
+            f"1D{s}/({n}-{n}){self.rng.choice(ROUNDING)}",
+            f"C({self.rng.randint(-50, 50)}/{self.rng.randint(-5, 5)}{self.rng.choice(ROUNDING)})",
+            f"C({self.rng.randint(1, 10**9)}*{self.rng.randint(1, 10**9)})",
+            f"{self.rng.randint(1, 5)}D6*{self.rng.randint(10**6, 10**9)}",
+            f"({n}*2)D({s}/2)",
+            f"{n}D{s}{op}({k})*2",
+            f"{n}R{s}[1]",
+            f"{n}R{s}[{s + 1}]{op}{k}",
+            f"{n}R{s}{op}{k}",
+            f"{n}R{s}[<{self.rng.randint(1, 3)}]",
+            f"{n}U{s}[1]",
+            f"{n}U{s}",
+            f"{n}U{s}[{s + 1}]{op}{k}",
+            f"{n}U{s}[{max(2, s)}]+{n}*2{op}{k}",
+            f"{n}TY{s}",
+            f"{n}TZ{self.rng.choice((0, 1, 2, 100))}",
+            f"{big}TY6",
+            f"choice[{self.rng.choice(WORDS)},,{self.rng.choice(WORDS)}]",
+            f"choice[ {self.rng.choice(WORDS)} , {self.rng.choice(WORDS)} ]",
+            "choice[a(b),c]",
+            "choice(a[b],c)",
+            f"choice{self.rng.randint(0, 9)}[A,B,C]",
+            f"choice[{self.rng.randint(0, 99)}-{self.rng.randint(0, 99)}]",
+            f"choice[{self.rng.choice('aAzZ')}-{self.rng.choice('aAzZdD')}]",
+            "choice[A-C,D]",
+            "choice[1-2000]",
+            "choice()",
+            f"D66{self.rng.choice(('AA', 'a', 'd', 'n', 's', 'X'))}",
+            f"x{self.rng.choice((0, 1, 99, 100, 101, 1000))} 1D6",
+            f"x2 x2 {n}D6",
+            f"x02 {n}D6",
+            f"X2 {n}D6",
+            f"x2  {n}D6",
+            f"x2 S{n}D6",
+            f"Sx2 {n}D6",
+            f"rep{self.rng.randint(1, 3)} choice a b c",
+            "repeat",
+            f"rep{self.rng.randint(1, 3)}",
+            f"S {n}D6",
+            f"{n}D6 >= 7",
+            f"{n}d{s}{op}?",
+            f"{n}B{s}{op}?",
+            f"(((({n}D{s}))))",
+            f"{n}D{s}+" + "+".join(["1"] * self.rng.randint(1, 30)),
+            "-" * self.rng.randint(1, 3) + f"{n}D{s}",
+        )
+        return self.rng.choice(templates)
+
     def invalid(self) -> str:
         """Near misses: things that look like commands but are not (or barely are)."""
         return self.rng.choice(
@@ -298,6 +364,7 @@ class Generator:
         ("d66", 0.04),
         ("repeat", 0.06),
         ("invalid", 0.05),
+        ("edge", 0.10),
     )
 
     def command(self) -> tuple[str, str]:
@@ -318,6 +385,12 @@ class Generator:
         kind, text = self.command()
         if self.chance(0.15):
             return Case(widen(text, self.rng, mixed=self.chance(0.5)), text, kind + "+fullwidth")
+        if self.chance(0.03) and any(op in text for op in SIGNS):
+            signed = text
+            for op, sign in SIGNS.items():
+                if self.chance(0.7):
+                    signed = signed.replace(op, sign)
+            return Case(signed, text, kind + "+fullwidth")
         return Case(text, text, kind)
 
 
