@@ -133,3 +133,28 @@ def test_real_command_line() -> None:
     assert out.returncode == 0, out.stderr
     body = json.loads(out.stdout)
     assert body["text"] == "(LWA3-2) ＞ 攻撃値 9[4,5]+3=12 ＞ 防御値 8[3,5]+2=10 ＞ ダメージ2"
+
+
+def doc_examples() -> list[tuple[list[str], str]]:
+    """``$ saikoro …`` lines of docs/rules/LittleWorld.md with the line printed after each."""
+    import shlex
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "rules" / "LittleWorld.md"
+    lines = doc.read_text(encoding="utf-8").splitlines()
+    return [
+        (shlex.split(line[2:])[1:], lines[i + 1])
+        for i, line in enumerate(lines)
+        if line.startswith("$ saikoro ")
+    ]
+
+
+@pytest.mark.parametrize(("args", "expected"), doc_examples())
+def test_documented_examples_print_what_the_doc_says(args: list[str], expected: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == expected
+
+
+def test_doc_has_examples() -> None:
+    assert len(doc_examples()) >= 10

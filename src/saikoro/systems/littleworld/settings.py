@@ -153,9 +153,6 @@ class LittleWorldSettings(BaseModel):
     )
 
     # -- keeper (管理人) ---------------------------------------------------------------
-    keeper_initial_value: int = Field(
-        default=99, ge=1, le=99, description="LW-ABIL-05: initial 価値観 (%)."
-    )
     keeper_floor_percent: int = Field(
         default=1,
         ge=0,
