@@ -86,8 +86,17 @@ def main(argv: list[str]) -> int:
         else:
             same = ours.distribution == _die_distribution(die)
         rows.append(
-            (command, system, ours.method, ours.outcomes, ours_cold, ours_time,
-             theirs_cold, theirs_time, same)
+            (
+                command,
+                system,
+                ours.method,
+                ours.outcomes,
+                ours_cold,
+                ours_time,
+                theirs_cold,
+                theirs_time,
+                same,
+            )
         )
 
     header = (

@@ -21,8 +21,16 @@ def test_json_contract():
     assert outcome.exit_code == 0
     body = json.loads(outcome.stdout)
     assert list(body) == [
-        "command", "exact", "outcomes", "success", "failure", "critical", "fumble",
-        "mean", "stdev", "distribution",
+        "command",
+        "exact",
+        "outcomes",
+        "success",
+        "failure",
+        "critical",
+        "fumble",
+        "mean",
+        "stdev",
+        "distribution",
     ]
     assert body["exact"] is True and body["outcomes"] == 36
     assert body["success"] == pytest.approx(7 / 12)

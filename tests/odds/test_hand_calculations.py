@@ -132,8 +132,9 @@ def _lwa_by_hand(a: int, d: int) -> tuple[F, F, dict[int, F]]:
     return success, damage_sum, dist
 
 
-@pytest.mark.rule("LW-COMBAT-05", "LW-COMBAT-06", "LW-COMBAT-07", "LW-COMBAT-08",
-                  "LW-COMBAT-09", "LW-COMBAT-10")
+@pytest.mark.rule(
+    "LW-COMBAT-05", "LW-COMBAT-06", "LW-COMBAT-07", "LW-COMBAT-08", "LW-COMBAT-09", "LW-COMBAT-10"
+)
 def test_lw_attack_5_against_3():
     """LWA5-3: 1 fumble sequence (no defence dice) + 35 × 36 others = 1261 sequences;
     the damage distribution is the rules' own, worked out in _lwa_by_hand."""

@@ -14,8 +14,16 @@ from saikoro.systems import systems
 
 SYSTEMS = ("LittleWorld", "UnmeiD100")
 JSON_KEYS = {
-    "command", "exact", "outcomes", "success", "failure", "critical", "fumble",
-    "mean", "stdev", "distribution",
+    "command",
+    "exact",
+    "outcomes",
+    "success",
+    "failure",
+    "critical",
+    "fumble",
+    "mean",
+    "stdev",
+    "distribution",
 }
 
 

@@ -126,9 +126,7 @@ def unmei(draw: st.DrawFn) -> Case:
     return Case(command, "UnmeiD100", (100,), (1,))
 
 
-CASES = st.one_of(
-    sums("DiceBot"), sums("LittleWorld"), sums("UnmeiD100"), littleworld(), unmei()
-)
+CASES = st.one_of(sums("DiceBot"), sums("LittleWorld"), sums("UnmeiD100"), littleworld(), unmei())
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -15,9 +15,10 @@ from saikoro.i18n import Message
 def register(app: typer.Typer) -> None:
     @app.command()
     def odds(
-        command: Optional[list[str]] = typer.Argument(  # noqa: UP045 (Typer needs Optional)
-            None, help="BCDice command, e.g. LWA5-3 or 2D6>=7 (quote it)"
-        ),
+        command: Annotated[
+            Optional[list[str]],  # noqa: UP045 (Typer needs Optional)
+            typer.Argument(help="BCDice command, e.g. LWA5-3 or 2D6>=7 (quote it)"),
+        ] = None,
         system: str = typer.Option("DiceBot", "--system", "-s", help="game system ID"),
         as_json: bool = typer.Option(False, "--json", help="JSON output"),
         plot: Optional[str] = typer.Option(  # noqa: UP045

@@ -20,8 +20,8 @@ from saikoro.errors import SaikoroError
 from saikoro.odds.runner import NondeterministicCommandError, Outcome, outcome_of, scalar_details
 
 if TYPE_CHECKING:
-    from saikoro.dice.result import RollResult
     from saikoro.dice.randomizer import DiceSource
+    from saikoro.dice.result import RollResult
 
 #: How far past the sequence limit one sequence's 1/probability may go before the
 #: tree is taken to be too large (an endless reroll chain dives ever deeper).
@@ -39,7 +39,7 @@ class _Abort(Exception):
 class TreeSource:
     """A dice source that replays ``values[:fixed]`` and extends with 1s."""
 
-    __slots__ = ("values", "sides", "denominators", "fixed", "pos", "max_denominator", "error")
+    __slots__ = ("denominators", "error", "fixed", "max_denominator", "pos", "sides", "values")
 
     def __init__(self, max_denominator: int) -> None:
         self.values: list[int] = []

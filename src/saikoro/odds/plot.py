@@ -42,7 +42,9 @@ def write_plot(odds: Odds, path: str | Path) -> Path:
             )
         )
         mean = f"  mean {float(odds.mean):.2f}" if odds.mean is not None else ""
-        axis.set_title(f"{_ascii_head(odds.command)} [{odds.system}] ({kind})\n{flags}{mean}", fontsize=11)
+        axis.set_title(
+            f"{_ascii_head(odds.command)} [{odds.system}] ({kind})\n{flags}{mean}", fontsize=11
+        )
         figure.tight_layout()
         figure.savefig(target, format="png")
     except (OSError, ValueError) as error:

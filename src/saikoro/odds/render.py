@@ -67,7 +67,8 @@ def method_text(odds: Odds, lang: str) -> str:
         ).text(lang)
     if odds.method == "convolution":
         return Message(
-            f"厳密 (合計の畳み込み、出目 {n} 通り)", f"exact (convolution of the sum, {n} sequences)"
+            f"厳密 (合計の畳み込み、出目 {n} 通り)",
+            f"exact (convolution of the sum, {n} sequences)",
         ).text(lang)
     return Message(
         f"推定 (モンテカルロ {n} 回、95 % 信頼区間つき)",
