@@ -220,8 +220,20 @@ def test_activation_only_after_chanting_on_an_earlier_turn() -> None:
     failed = R.activation_attempt(next_turn, R.activate_spell(71, 70))
     assert failed.state.chant is not None  # the chant continues
     retry = R.begin_own_turn(failed.state)
+    assert R.can_activate(retry)  # the failed attempt kept the chant up
     done = R.activation_attempt(retry, R.activate_spell(70, 70))
     assert done.state.chant is None and "UM-MAGIC-02" in done.rules
+
+
+@pytest.mark.rule("UM-MAGIC-02")
+def test_a_turn_spent_otherwise_lapses_the_chant() -> None:
+    """Activation needs the chant on the *previous* own turn, not any earlier one."""
+    chanted = R.start_chant(R.begin_own_turn(fighter()), "火球").state
+    defended = R.full_defence(R.begin_own_turn(chanted)).state
+    later = R.begin_own_turn(defended)
+    assert not R.can_activate(later)
+    with pytest.raises(SaikoroError):
+        R.activation_attempt(later, R.activate_spell(10, 70))
 
 
 # ------------------------------------------------------------------ movement, defence, switch

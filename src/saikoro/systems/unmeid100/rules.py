@@ -502,6 +502,9 @@ class Modifier:
 
 @dataclass(frozen=True)
 class Chant:
+    """A chant in progress: ``since_own_turn`` is the own turn it was last kept up (the
+    chant itself, or a failed activation that let it continue)."""
+
     spell: str
     since_own_turn: int
 
@@ -638,11 +641,12 @@ def start_chant(
 
 
 def can_activate(state: CombatantState, spell: str | None = None) -> bool:
-    """UM-MAGIC-02: only while still chanting, begun on an earlier own turn."""
+    """UM-MAGIC-02: only while still chanting, chanted on the previous own turn (a failed
+    activation on that turn kept the chant up, so it counts as well)."""
     chant = state.chant
     return (
         chant is not None
-        and chant.since_own_turn < state.own_turn
+        and chant.since_own_turn == state.own_turn - 1
         and (spell is None or chant.spell == spell)
     )
 
@@ -660,8 +664,9 @@ def activation_attempt(state: CombatantState, outcome: SpellOutcome) -> TurnOutc
     assert state.chant is not None
     spell = state.chant.spell
     if outcome.chant_continues:
+        kept = replace(state.chant, since_own_turn=state.own_turn)
         return TurnOutcome(
-            state,
+            replace(state, chant=kept),
             Message(f"「{spell}」発動失敗、詠唱継続", f"{spell!r} failed; still chanting"),
             outcome.rules,
         )
