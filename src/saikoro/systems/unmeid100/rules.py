@@ -657,7 +657,7 @@ def activation_attempt(state: CombatantState, outcome: SpellOutcome) -> TurnOutc
         raise UnmeiRuleError(
             Message(
                 "魔法は前の手番に詠唱し、詠唱中のときだけ発動できます",
-                "a spell can be activated only while chanting it since an earlier turn",
+                "a spell can be activated only while still chanting it since the previous turn",
             ),
             reason="not chanting",
         )
