@@ -25,7 +25,9 @@ def test_total_is_ability_plus_2d6_and_success_at_or_above_target(
     result = lw(f"LW{ability}>={target}", *dice)
     assert result.value == total
     assert (result.success, result.failure) == (success, not success)
-    assert result.text.startswith(f"(LW{ability}>={target}) ＞ {sum(dice)}[{dice[0]},{dice[1]}]+{ability} ＞ {total}")
+    assert result.text.startswith(
+        f"(LW{ability}>={target}) ＞ {sum(dice)}[{dice[0]},{dice[1]}]+{ability} ＞ {total}"
+    )
 
 
 @pytest.mark.rule("LW-CHECK-02")

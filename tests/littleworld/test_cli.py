@@ -38,6 +38,7 @@ def test_weak_check_cannot_be_critical_and_a_single_1_fumbles() -> None:
     assert body["text"] == "(LW1>=7) ＞ 1D6(苦手行動) ＞ 6[6]+1 ＞ 7 ＞ 成功(難易度:普通)"
     assert body["rands"] == [{"kind": "normal", "sides": 6, "value": 6}]
     code, body = roll_json("LW1>=2", d6(1))
+    assert code == 0
     assert flags(body) == (False, True, False, True)
     assert body["text"].endswith("ファンブル(難易度:易しい)")
 
@@ -53,12 +54,15 @@ def test_opposed_tie() -> None:
     code, body = roll_json("LWO4-2", d6(2, 3, 4, 3))
     assert code == 0
     assert flags(body) == (False, True, False, False)
-    assert body["text"] == "(LWO4-2) ＞ 能動側 5[2,3]+4=9 ＞ 受動側 7[4,3]+2=9 ＞ 受動側の勝ち(同値)"
+    assert (
+        body["text"] == "(LWO4-2) ＞ 能動側 5[2,3]+4=9 ＞ 受動側 7[4,3]+2=9 ＞ 受動側の勝ち(同値)"
+    )
 
 
 @pytest.mark.rule("LW-COMBAT-06", "LW-COMBAT-08")
 def test_attacker_critical_against_defender_critical() -> None:
     code, body = roll_json("LWA3-2", d6(6, 6, 6, 6))
+    assert code == 0
     assert flags(body) == (False, True, True, False)
     assert body["text"].endswith("＞ ダメージ0")
     assert "完全回避" in body["text"]
@@ -68,6 +72,7 @@ def test_attacker_critical_against_defender_critical() -> None:
 @pytest.mark.rule("LW-COMBAT-06")
 def test_attacker_critical_against_ordinary_defence() -> None:
     code, body = roll_json("LWA3-4", d6(6, 6, 2, 3))
+    assert code == 0
     assert flags(body) == (True, False, True, False)
     assert body["text"] == (
         "(LWA3-4) ＞ 攻撃値 12[6,6]+3=15 クリティカル ＞ 防御値 5[2,3]+0=5(能力値0) ＞ ダメージ10"
@@ -88,6 +93,7 @@ def test_attacker_fumble_consumes_no_defence_dice() -> None:
 @pytest.mark.rule("LW-COMBAT-09")
 def test_defender_fumble() -> None:
     code, body = roll_json("LWA2-5", d6(3, 4, 1, 1))
+    assert code == 0
     assert flags(body) == (True, False, False, False)
     assert body["text"].endswith("ファンブル(防御値0) ＞ ダメージ9")
 
@@ -105,13 +111,17 @@ def test_defender_unable_to_defend(command: str) -> None:
 @pytest.mark.rule("LW-COMBAT-10")
 def test_damage_never_negative() -> None:
     code, body = roll_json("LWA1-6", d6(2, 5, 6))
+    assert code == 0
     assert flags(body) == (False, True, False, False)
-    assert body["text"] == "(LWA1-6) ＞ 攻撃値 2[2]+1=3(苦手行動) ＞ 防御値 11[5,6]+6=17 ＞ ダメージ0"
+    assert (
+        body["text"] == "(LWA1-6) ＞ 攻撃値 2[2]+1=3(苦手行動) ＞ 防御値 11[5,6]+6=17 ＞ ダメージ0"
+    )
 
 
 @pytest.mark.rule("LW-CHECK-03")
 def test_generic_sum_critical_through_the_cli() -> None:
     code, body = roll_json("2D6+3>=10", d6(6, 6))
+    assert code == 0
     assert body["text"] == "(2D6+3>=10) ＞ 12[6,6]+3 ＞ 15 ＞ クリティカル"
     assert flags(body) == (True, False, True, False)
 
@@ -121,7 +131,9 @@ def test_english_human_output() -> None:
         app, ["roll", "--system", "LittleWorld", "--lang", "en", "--rands", d6(1, 1), "LWA3-2"]
     )
     assert result.exit_code == 0
-    assert result.stdout.strip() == "(LWA3-2) ＞ attack 2[1,1]+3=5 Fumble ＞ attack fails ＞ damage 0"
+    assert (
+        result.stdout.strip() == "(LWA3-2) ＞ attack 2[1,1]+3=5 Fumble ＞ attack fails ＞ damage 0"
+    )
 
 
 def test_real_command_line() -> None:

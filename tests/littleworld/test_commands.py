@@ -19,7 +19,11 @@ from .helpers import lw
 
 def test_registered_with_bcdice_identity() -> None:
     system = systems.get_system("LittleWorld")
-    assert (system.id, system.name, system.sort_key) == ("LittleWorld", "帽子世界TRPG", "ほうしせかいTRPG")
+    assert (system.id, system.name, system.sort_key) == (
+        "LittleWorld",
+        "帽子世界TRPG",
+        "ほうしせかいTRPG",
+    )
     assert system.help_message == HELP_MESSAGE
     for command in ("LW3", "LWO3-2", "LWA3-2", "LWA3", "LWT水泳", "SLW3", "2D6+3>=10"):
         assert system.command_pattern.match(command), command
@@ -29,7 +33,7 @@ def test_registered_with_bcdice_identity() -> None:
 def test_every_help_example_runs(command: str, description: str) -> None:
     assert description
     result = None
-    for count in range(0, 5):  # the scripted source must be used up exactly
+    for count in range(5):  # the scripted source must be used up exactly
         try:
             result = saikoro.roll(command, "LittleWorld", rands=[(3, 6)] * count)
         except saikoro.SaikoroError:

@@ -178,7 +178,10 @@ def test_party_down_when_every_pc_is_unable_to_act() -> None:
 
 @pytest.mark.rule("LW-HP-03", "LW-COND-03")
 def test_party_down_counts_paralysis_only_with_the_setting() -> None:
-    members = [R.PartyMember("a", 0), R.PartyMember("b", 5, conditions=R.Conditions(paralysis=True))]
+    members = [
+        R.PartyMember("a", 0),
+        R.PartyMember("b", 5, conditions=R.Conditions(paralysis=True)),
+    ]
     assert not R.party_status(members).down
     settings = LittleWorldSettings(party_down_counts_paralysis=True)
     assert R.party_status(members, settings).down

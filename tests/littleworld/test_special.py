@@ -12,7 +12,8 @@ from saikoro.systems.littleworld.sheet import Item
 
 @pytest.mark.rule("LW-SPECIAL-01")
 @pytest.mark.parametrize(
-    "action", ["罠設置", "落とし穴", "鳴子", "開錠", "偵察", "潜入", "足音を立てない歩行", "尾行", "読心"]
+    "action",
+    ["罠設置", "落とし穴", "鳴子", "開錠", "偵察", "潜入", "足音を立てない歩行", "尾行", "読心"],
 )
 def test_specialist_actions_need_their_card(action: str) -> None:
     refused = R.specialist_action(action, ["料理人"])

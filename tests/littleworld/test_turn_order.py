@@ -131,7 +131,11 @@ def test_back_row_moves_up_when_no_front_liner_can_act() -> None:
     ]
     result = R.collapse_rows(side)
     assert result.collapsed
-    assert {m.id: m.row for m in result.members} == {"tank": "前衛", "mage": "前衛", "archer": "前衛"}
+    assert {m.id: m.row for m in result.members} == {
+        "tank": "前衛",
+        "mage": "前衛",
+        "archer": "前衛",
+    }
     assert result.moved == ("mage", "archer")
 
 
@@ -152,9 +156,7 @@ def test_skill_cards_declared_before_acting_and_before_the_defence_roll() -> Non
         R.declare_skill_card("defender", "鉄壁", ["鉄壁"], stage="after_roll")
     with pytest.raises(SaikoroError):
         R.declare_skill_card("attacker", "剛力", [], stage="before_action")
-    late = R.declare_skill_card(
-        "attacker", "剛力", ["剛力"], stage="after_roll", gm_override=True
-    )
+    late = R.declare_skill_card("attacker", "剛力", ["剛力"], stage="after_roll", gm_override=True)
     assert late.gm_override
 
 

@@ -103,8 +103,12 @@ def check_command(
     else:
         outcome = R.check_against(check, target)
         success, failure = outcome.success, not outcome.success
-        word = "クリティカル" if check.critical else "ファンブル" if check.fumble else (
-            "成功" if outcome.success else "失敗"
+        word = (
+            "クリティカル"
+            if check.critical
+            else "ファンブル"
+            if check.fumble
+            else ("成功" if outcome.success else "失敗")
         )
         parts.append(f"{word}(難易度:{outcome.band.ja})")
         detail.update(band=outcome.band.key, band_ja=outcome.band.ja, success=outcome.success)

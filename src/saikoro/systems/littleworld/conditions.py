@@ -15,24 +15,24 @@ from saikoro.i18n import Message
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
 
 __all__ = [
-    "Conditions",
     "Capabilities",
     "ConditionChange",
-    "RestResult",
+    "ConditionError",
+    "Conditions",
     "PartyMember",
     "PartyStatus",
-    "ConditionError",
-    "capabilities",
+    "RestResult",
     "can_defend",
-    "effective_ability",
-    "inflict_poison",
-    "inflict",
-    "on_own_turn",
-    "time_passes",
+    "capabilities",
     "cure",
+    "effective_ability",
+    "inflict",
+    "inflict_poison",
+    "on_own_turn",
+    "party_status",
     "rest",
     "surprise_damage",
-    "party_status",
+    "time_passes",
 ]
 
 Cure = Literal["治癒魔法", "中和剤", "解毒草", "病院", "教会"]

@@ -16,21 +16,21 @@ from saikoro.i18n import Message
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
 
 __all__ = [
+    "HatState",
     "KeeperError",
-    "Reward",
-    "RewardCost",
     "KeeperLedger",
     "LedgerEntry",
-    "found_discount",
-    "reward_cost",
-    "plan_reward",
+    "Reward",
+    "RewardCost",
     "RewardPlan",
-    "grant_reward",
     "TabooChange",
-    "raise_taboo",
-    "HatState",
-    "release_hat",
+    "found_discount",
+    "grant_reward",
+    "plan_reward",
     "put_on_hat",
+    "raise_taboo",
+    "release_hat",
+    "reward_cost",
     "take_off_hat",
 ]
 

@@ -410,7 +410,7 @@ def _uniq(items: Sequence[str]) -> list[str]:
 
 
 # Re-exports of the other rule areas (bottom, to avoid import cycles).
-from saikoro.systems.littleworld.conditions import *  # noqa: E402,F401,F403
-from saikoro.systems.littleworld.keeper import *  # noqa: E402,F401,F403
-from saikoro.systems.littleworld.special import *  # noqa: E402,F401,F403
-from saikoro.systems.littleworld.turn_order import *  # noqa: E402,F401,F403
+from saikoro.systems.littleworld.conditions import *
+from saikoro.systems.littleworld.keeper import *
+from saikoro.systems.littleworld.special import *
+from saikoro.systems.littleworld.turn_order import *

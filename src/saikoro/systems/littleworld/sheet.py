@@ -32,7 +32,9 @@ ABILITY_NAMES: tuple[AbilityName, ...] = ("体力", "技巧", "理知")
 
 def _error(kind: str, ja: str, en: str, rule: str) -> PydanticCustomError:
     # The message template must not contain braces (pydantic formats it with ctx).
-    return PydanticCustomError(kind, en.replace("{", "(").replace("}", ")"), {"ja": ja, "en": en, "rule": rule})
+    return PydanticCustomError(
+        kind, en.replace("{", "(").replace("}", ")"), {"ja": ja, "en": en, "rule": rule}
+    )
 
 
 def _integer(rule: str) -> BeforeValidator:
@@ -186,10 +188,10 @@ class Item(_Model):
     _qty = field_validator("quantity")(_at_least(0, "LW-ABIL-07", "個数", "quantity"))
 
 
-def _line_error(loc: tuple[str, ...], value: Any, error: PydanticCustomError, title: str) -> ValidationError:
-    return ValidationError.from_exception_data(
-        title, [{"type": error, "loc": loc, "input": value}]
-    )
+def _line_error(
+    loc: tuple[str, ...], value: Any, error: PydanticCustomError, title: str
+) -> ValidationError:
+    return ValidationError.from_exception_data(title, [{"type": error, "loc": loc, "input": value}])
 
 
 class LittleWorldSheet(SheetBase):
@@ -345,10 +347,16 @@ def _translate(item: dict[str, Any]) -> tuple[str, str]:
     if kind == "missing":
         return "必須の項目がありません", "this field is required"
     if kind == "extra_forbidden":
-        return "この項目はシートにありません (綴りを確認してください)", "unknown field (check the spelling)"
+        return (
+            "この項目はシートにありません (綴りを確認してください)",
+            "unknown field (check the spelling)",
+        )
     if kind == "literal_error":
         expected = str(ctx.get("expected", ""))
-        return f"{expected.replace(' or ', '、')} のどれかを書いてください", f"must be one of {expected}"
+        return (
+            f"{expected.replace(' or ', '、')} のどれかを書いてください",
+            f"must be one of {expected}",
+        )
     if kind == "string_too_short":
         return "空にはできません", "cannot be empty"
     if kind in ("string_type",):
@@ -373,7 +381,9 @@ def bilingual_errors(error: ValidationError, title: str) -> ValidationError:
         if "ja" in ctx:
             lines.append(
                 {
-                    "type": PydanticCustomError(item["type"], ctx["en"].replace("{", "(").replace("}", ")"), ctx),
+                    "type": PydanticCustomError(
+                        item["type"], ctx["en"].replace("{", "(").replace("}", ")"), ctx
+                    ),
                     "loc": item["loc"],
                     "input": item.get("input"),
                 }
@@ -383,7 +393,10 @@ def bilingual_errors(error: ValidationError, title: str) -> ValidationError:
         top = str(item["loc"][0]) if item["loc"] else ""
         rule = FIELD_RULES.get(top, "LW-ABIL-06")
         lines.append(
-            {"type": _error(item["type"], ja, en, rule), "loc": item["loc"], "input": item.get("input")}
+            {
+                "type": _error(item["type"], ja, en, rule),
+                "loc": item["loc"],
+                "input": item.get("input"),
+            }
         )
     return ValidationError.from_exception_data(title, lines)
-

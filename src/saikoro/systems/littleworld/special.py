@@ -16,22 +16,22 @@ from saikoro.i18n import Message
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
 
 __all__ = [
+    "HerbAttempt",
+    "HerbLedger",
     "Permission",
     "SpecialError",
-    "specialist_action",
-    "riding",
-    "vehicle",
-    "swimming",
     "breath_limit_seconds",
     "electronics",
-    "language",
+    "gather_herbs",
+    "herb_gathering",
+    "herbs_at_scenario_end",
     "is_kanazuchi",
     "is_machine_onchi",
-    "HerbLedger",
-    "HerbAttempt",
-    "herb_gathering",
-    "gather_herbs",
-    "herbs_at_scenario_end",
+    "language",
+    "riding",
+    "specialist_action",
+    "swimming",
+    "vehicle",
 ]
 
 
@@ -172,9 +172,7 @@ def swimming(
     return Permission(True, "体力", None, ("LW-SPECIAL-04", "LW-SPECIAL-05"))
 
 
-def breath_limit_seconds(
-    body: int, settings: LittleWorldSettings = DEFAULT_SETTINGS
-) -> int | None:
+def breath_limit_seconds(body: int, settings: LittleWorldSettings = DEFAULT_SETTINGS) -> int | None:
     """LW-SPECIAL-05: breath-hold limit ≈ 体力 × 30 s; None where the world waives it."""
     if not settings.water_penalty:
         return None
@@ -185,7 +183,9 @@ def electronics(intellect: int, *, gm_override: bool = False) -> Permission:
     """LW-SPECIAL-06: a 機械オンチ (理知 1) cannot operate any electronic device."""
     return _gate(
         not is_machine_onchi(intellect),
-        Message("機械オンチなので電子機器を操作できません", "a 機械オンチ cannot operate electronics"),
+        Message(
+            "機械オンチなので電子機器を操作できません", "a 機械オンチ cannot operate electronics"
+        ),
         ("LW-SPECIAL-06",),
         gm_override,
     )

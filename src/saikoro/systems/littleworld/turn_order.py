@@ -17,22 +17,22 @@ from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSe
 
 __all__ = [
     "Combatant",
-    "TurnOrder",
     "RoundState",
-    "TurnOrderError",
-    "turn_order",
-    "reorder_tied_pcs",
-    "start_combat",
-    "current_actor",
-    "end_turn",
-    "delay_turn",
-    "round_over",
-    "next_round",
-    "use_order_manipulation",
-    "remove_combatant",
-    "RowMember",
     "RowCollapse",
+    "RowMember",
+    "TurnOrder",
+    "TurnOrderError",
     "collapse_rows",
+    "current_actor",
+    "delay_turn",
+    "end_turn",
+    "next_round",
+    "remove_combatant",
+    "reorder_tied_pcs",
+    "round_over",
+    "start_combat",
+    "turn_order",
+    "use_order_manipulation",
 ]
 
 Row = Literal["前衛", "後衛"]
@@ -77,7 +77,7 @@ def turn_order(
     _check_ids(combatants)
     listed = {c.id: i for i, c in enumerate(combatants)}
     if settings.tied_pcs_order == "name":
-        by_name = sorted(combatants, key=lambda c: (c.name or c.id))
+        by_name = sorted(combatants, key=lambda c: c.name or c.id)
         listed = {c.id: i for i, c in enumerate(by_name)}
     chosen = {cid: i for i, cid in enumerate(pc_order)}
 
