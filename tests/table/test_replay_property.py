@@ -37,10 +37,10 @@ SETUP = {
 _rooms = itertools.count()
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     system=st.sampled_from(["LittleWorld", "UnmeiD100"]),
-    picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=25),
+    picks=st.lists(st.integers(min_value=0, max_value=10**6), min_size=8, max_size=40),
     seed=st.integers(0, 2**32),
 )
 def test_replay_equals_session_state_and_snapshots(tmp_path_factory, monkeypatch, system, picks, seed):

@@ -186,7 +186,7 @@ class LittleWorldTracker(Tracker):
             assert combat is not None and combat.current is not None
             character = emit.state.characters[combat.current]
             caps = self.caps(character)
-            spent = character.fields.get("_spent") == character.own_turns
+            spent = character.fields.get("_spent") == self.turn_key(emit, character.name)
             if character.down or spent or not (caps.can_act or caps.can_move):
                 emit.add(ev.NOTICE, {"skipped": character.name}, rules=caps.rules,
                          text=Message(f"{character.name} は行動できない (手番終了)", f"{character.name} cannot act (turn over)"))
@@ -217,7 +217,7 @@ class LittleWorldTracker(Tracker):
             emit.remove_condition(name, label, rules=(rule,), text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"))
         # A paralysed character's turn passes; the recovery turn is spent too (LW-COND-03).
         if PARALYSIS in change.recovered and not change.may_act:
-            emit.set_field(name, "_spent", character.own_turns)
+            emit.set_field(name, "_spent", self.turn_key(emit, name))
 
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
@@ -244,7 +244,7 @@ class LittleWorldTracker(Tracker):
         attacker = emit.character(name)
         defender = emit.character(target_name)
         caps = self.caps(attacker)
-        if not caps.can_act or attacker.fields.get("_spent") == attacker.own_turns:
+        if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
         defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=S)
         defender_ability = self.ability(defender, ability) if defend_ok and not defender.down else None

@@ -206,7 +206,8 @@ def _field_set(state: RoomState, data: dict[str, Any]) -> None:
 
 
 def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
-    state.combat = Combat(round=1, order=list(data["order"]), fields=dict(data.get("fields", {})))
+    fields = {**data.get("fields", {}), "serial": state.version}  # tells combats apart
+    state.combat = Combat(round=1, order=list(data["order"]), fields=fields)
     for character in state.characters.values():
         character.own_turns = 0
 

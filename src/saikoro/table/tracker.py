@@ -138,6 +138,12 @@ class Tracker:
             self.new_round(emit)
         raise fail("手番を取れるキャラクターがいません", "nobody can take a turn")
 
+    def turn_key(self, emit: Emit, name: str) -> list[int]:
+        """Identifies a character's current turn: [combat serial, own-turn count]."""
+        combat = emit.state.combat
+        serial = int(combat.fields.get("serial", 0)) if combat is not None else -1
+        return [serial, emit.state.characters[name].own_turns]
+
     def after_line(self, emit: Emit) -> None:
         """Checks run after every line that changed the table (row collapse, party down, …)."""
         return None

@@ -220,12 +220,13 @@ class UnmeiTracker(Tracker):
         if emit.state.combat is None:
             return
         used = character.fields.get("_used")
-        if used and used[0] == character.own_turns:
-            follow = used[1]
+        key = self.turn_key(emit, name)
+        if used and used[:2] == key:
+            follow = used[2]
             allowed = (follow == "attack" and kind == "melee") or (follow == "act" and kind not in ("move",))
             if not allowed:
                 raise fail(f"{name} はこの手番ですでに行動しました (/next)", f"{name} already acted this turn (/next)", "turn used")
-        emit.set_field(name, "_used", [character.own_turns, follow])
+        emit.set_field(name, "_used", [*key, follow])
 
     def _weapon(self, sheet: Any, ranged: bool, name: str | None) -> Any:
         weapons = list(getattr(sheet, "weapons", []))
