@@ -95,7 +95,7 @@ def _render(report: CoverageReport, show_all: bool) -> None:
             + (f" — uncovered: {', '.join(info['uncovered'])}" if info["uncovered"] else ""),
             soft_wrap=True,
         )
-    for rule_id, tests in sorted(report.unknown_ids.items()):
+    for rule_id, where in sorted(report.unknown_ids.items()):
         console.print(
-            f"[yellow]unknown rule ID {rule_id}[/yellow] in {', '.join(tests)}", soft_wrap=True
+            f"[yellow]unknown rule ID {rule_id}[/yellow] in {', '.join(where)}", soft_wrap=True
         )

@@ -20,66 +20,66 @@ class UnmeiSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     fate_uses_reset: Literal["session", "scenario", "never"] = Field(
-        "session",
+        default="session",
         description="UM-FATE-01: when the fate-check count resets to the level (default: "
         "at the start of each session).",
     )
     fate_damage_halving: Rounding = Field(
-        "floor",
+        default="floor",
         description="UM-FATE-02: rounding of rescue (b), damage halved (default: rounded down).",
     )
     dying_check_mandatory: bool = Field(
-        True,
+        default=True,
         description="UM-FATE-04: HP <= 0 forces a fate check (default: yes).",
     )
     dying_check_uses_fate: bool = Field(
-        False,
+        default=False,
         description="UM-FATE-04: the HP <= 0 fate check uses up a fate use (default: no).",
     )
     turn_order: Literal["agility", "listed"] = Field(
-        "agility",
+        default="agility",
         description="UM-TURN-01: the order the tracker offers (default: 敏捷度, highest "
         "first); the GM may pick anyone at any time.",
     )
     critical_beyond_skill: bool = Field(
-        True,
+        default=True,
         description="UM-MELEE-01: a roll <= 敏捷度 is a critical hit even when it exceeds the "
         "skill (default: yes).",
     )
     renzoku_extra_attacks: int = Field(
-        1,
+        default=1,
         ge=0,
         le=10,
         description="UM-MELEE-02: 連続 on a critical gives this many more attacks at once "
         "(default: 1).",
     )
     hissatsu_damage_rolls: int = Field(
-        2,
+        default=2,
         ge=1,
         le=10,
         description="UM-MELEE-02: 必殺 on a critical rolls the damage dice this many times and "
         "adds them (default: 2).",
     )
     ranged_rounding: Rounding = Field(
-        "floor",
+        default="floor",
         description="UM-RANGED-01: rounding of 盗賊スキル ÷ 2 × (aim + 1) (default: down).",
     )
     aim_ends_on_other_action: bool = Field(
-        True,
+        default=True,
         description="UM-AIM-01: aiming is lost when the character does anything else "
         "(default: yes).",
     )
     magic_equal_succeeds: bool = Field(
-        True,
+        default=True,
         description="UM-MAGIC-02: a roll equal to the activation target activates the spell "
         "(default: yes, as UM-CHECK-01).",
     )
     magic_half_rounding: Rounding = Field(
-        "floor",
+        default="floor",
         description="UM-MAGIC-02: rounding of a 発動率半分 target (default: down).",
     )
     melee_equal_ac_blocks: bool = Field(
-        True,
+        default=True,
         description="UM-MELEE-01: a roll equal to the target's AC is stopped by the armour "
         "(seed: 'AC以下の場合、攻撃は失敗'; default: yes).",
     )
