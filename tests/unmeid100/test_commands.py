@@ -228,6 +228,19 @@ def test_growth_lists_what_rose() -> None:
 
 
 @pytest.mark.rule("UM-LEVEL-02")
+def test_growth_with_ability_names() -> None:
+    body = cli_json("GROW体格20,敏捷度40,魅力50,運命30", 21, 40, 99, 1)
+    assert body["text"] == (
+        "(GROW体格20,敏捷度40,魅力50,運命30) ＞ 成長判定 ＞ "
+        "[体格]21<=20 [敏捷度]40<=40↑ [魅力]99<=50 [運命]1<=30↑ ＞ 敏捷度,運命が+1"
+    )
+    result = roll("GROW体格20,60", 100, 60)
+    assert result.detail["abilities"] == ["体格", "2"] and result.detail["raised"] == [False, True]
+    assert result.text.endswith("＞ 2が+1")
+    assert saikoro.roll("GROW体格", "UnmeiD100", rands=[]) is None
+
+
+@pytest.mark.rule("UM-LEVEL-02")
 def test_growth_none_rose_player_picks() -> None:
     result = roll("GROW10,10", 11, 100)
     assert result.text.endswith("上昇なし ＞ 好きな能力値を1つ選んで+1")

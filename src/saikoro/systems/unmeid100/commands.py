@@ -26,7 +26,9 @@ _FATE = re.compile(r"^FATE(\d+)$")
 _MA = re.compile(r"^MA(\d+),(-?\d+),(\d+)$")
 _RA = re.compile(r"^RA(\d+),(-?\d+),(\d+)(?:,(\d+))?$")
 _MG = re.compile(r"^MG(\d+)((?:,-?\d+)*)((?:,[OH])*)$")
-_GROW = re.compile(r"^GROW(\d+(?:,\d+)*)$")
+_GROW_ITEM = r"[^\d,\[\]<>=]{0,20}\d+"
+_GROW = re.compile(rf"^GROW({_GROW_ITEM}(?:,{_GROW_ITEM})*)$")
+_GROW_SPLIT = re.compile(r"^([^\d,\[\]<>=]*)(\d+)$")
 
 ATTACK_WORDS: dict[str, str] = {
     "critical": "クリティカルヒット！ 命中",
@@ -67,7 +69,7 @@ class UnmeiD100(GameSystem):
     name = "運命判定d100"
     sort_key = "うんめいはんていD100"
     help_message = HELP_MESSAGE
-    prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW\d")
+    prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW")
     glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     settings: UnmeiSettings = DEFAULT_SETTINGS
 
@@ -206,7 +208,13 @@ class UnmeiD100(GameSystem):
         )
 
     def _grow(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
-        rates = [_number(x) for x in m.group(1).split(",")]
+        items = [_GROW_SPLIT.match(x) for x in m.group(1).split(",")]
+        names = [
+            (item.group(1).strip() or str(i + 1)) if item else str(i + 1)
+            for i, item in enumerate(items)
+        ]
+        rates = [_number(item.group(2)) for item in items if item]
+        named = any(item and item.group(1).strip() for item in items)
         if len(rates) > MAX_GROWTH_ABILITIES:
             raise UnmeiCommandError(
                 Message(
@@ -215,14 +223,14 @@ class UnmeiD100(GameSystem):
                 )
             )
         rolls = [randomizer.roll_once(100) for _ in rates]
-        out = rules.growth(rolls, rates)
+        out = rules.growth(rolls, rates, names)
         parts = [
-            f"[{i + 1}]{roll}<={rate}{'↑' if up else ''}"
-            for i, (roll, rate, up) in enumerate(zip(rolls, rates, out.raised, strict=True))
+            f"[{name}]{roll}<={rate}{'↑' if up else ''}"
+            for name, roll, rate, up in zip(names, rolls, rates, out.raised, strict=True)
         ]
-        risen = [str(i + 1) for i, up in enumerate(out.raised) if up]
+        risen = [name for name, up in zip(names, out.raised, strict=True) if up]
         if risen:
-            summary = f"能力値{','.join(risen)}が+1"
+            summary = f"{'' if named else '能力値'}{','.join(risen)}が+1"
         else:
             summary = "上昇なし ＞ 好きな能力値を1つ選んで+1"
         return RollResult(
@@ -230,6 +238,7 @@ class UnmeiD100(GameSystem):
             value=None,
             rules=out.rules,
             detail={
+                "abilities": names,
                 "rates": rates,
                 "rolls": rolls,
                 "raised": list(out.raised),
