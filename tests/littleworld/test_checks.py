@@ -165,3 +165,26 @@ def test_wrong_number_of_dice_is_refused() -> None:
         R.judge_check(1, [4, 4])
     with pytest.raises(SaikoroError):
         R.judge_check(3, [7, 1])
+
+
+def test_roll_defaults_equal_the_settings_defaults() -> None:
+    """The chat commands' light defaults (no pydantic) are the GM settings' defaults."""
+    from dataclasses import fields
+
+    settings = LittleWorldSettings()
+    for field in fields(R.RollDefaults):
+        assert getattr(R.ROLL_DEFAULTS, field.name) == getattr(settings, field.name), field.name
+
+
+def test_a_chat_roll_does_not_import_pydantic() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, saikoro\n"
+        "saikoro.roll('LWA3-2', 'LittleWorld', rands=[(4, 6), (5, 6), (3, 6), (5, 6)])\n"
+        "saikoro.roll('2D6+3>=10', 'LittleWorld', rands=[(6, 6), (6, 6)])\n"
+        "print('pydantic' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

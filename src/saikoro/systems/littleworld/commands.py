@@ -19,7 +19,7 @@ from typing import Any
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
 from saikoro.systems.littleworld import rules as R
-from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
+from saikoro.systems.littleworld.rules import ROLL_DEFAULTS, RollSettings
 
 SEP = " ＞ "
 
@@ -30,7 +30,7 @@ TASK_RE = re.compile(r"^LWT(.+)$")
 
 
 def evaluate(
-    command: str, randomizer: Randomizer, settings: LittleWorldSettings = DEFAULT_SETTINGS
+    command: str, randomizer: Randomizer, settings: RollSettings = ROLL_DEFAULTS
 ) -> RollResult | None:
     """One ``LW…`` command (normalized, upper case, ``S`` and comment removed), or None."""
     if m := CHECK_RE.match(command):
@@ -84,7 +84,7 @@ def check_command(
     ability: int,
     target: int | None,
     randomizer: Randomizer,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> RollResult:
     check = R.roll_check(ability, randomizer, settings)
     parts = [f"({command})"]
@@ -133,7 +133,7 @@ def opposed_command(
     active_ability: int,
     passive_ability: int,
     randomizer: Randomizer,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> RollResult:
     active = R.roll_check(active_ability, randomizer, settings)
     passive = None
@@ -172,7 +172,7 @@ def attack_command(
     attacker: int,
     defender: int | None,
     randomizer: Randomizer,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> RollResult:
     outcome = R.roll_attack(attacker, defender, randomizer, settings)
     attack = outcome.attack
@@ -243,9 +243,7 @@ def task_command(command: str, task: str) -> RollResult:
 # -- generic sums (LW-CHECK-03) -------------------------------------------------------
 
 
-def judge_sum(
-    check: SumCheck, settings: LittleWorldSettings = DEFAULT_SETTINGS
-) -> CheckResult | None:
+def judge_sum(check: SumCheck, settings: RollSettings = ROLL_DEFAULTS) -> CheckResult | None:
     """LW-CHECK-03 on a generic sum of d6s: two or more 6s → クリティカル (success), every die
     1 → ファンブル (failure); otherwise the default judgement. As BCDice's Arianrhod, a sum
     without a comparison is not judged (setting ``sum_crit_without_comparison``), and a sum

@@ -16,14 +16,50 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
+
+
+class RollSettings(Protocol):
+    """The part of :class:`~.settings.LittleWorldSettings` the rolls use (any settings object
+    with these attributes will do)."""
+
+    @property
+    def weak_action_below_one(self) -> bool: ...
+    @property
+    def critical_sixes(self) -> int: ...
+    @property
+    def sum_crit_without_comparison(self) -> bool: ...
+    @property
+    def opposed_passive_rolls_on_active_fumble(self) -> bool: ...
+    @property
+    def defender_critical_beats_attacker_critical(self) -> bool: ...
+    @property
+    def damage_floor_zero(self) -> bool: ...
+    @property
+    def weak_dice_from_real_ability(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class RollDefaults:
+    """The defaults of :class:`RollSettings`, equal to ``LittleWorldSettings()``'s (a test
+    checks it): the chat commands use this so that a roll does not import pydantic."""
+
+    weak_action_below_one: bool = True
+    critical_sixes: int = 2
+    sum_crit_without_comparison: bool = False
+    opposed_passive_rolls_on_active_fumble: bool = True
+    defender_critical_beats_attacker_critical: bool = True
+    damage_floor_zero: bool = True
+    weak_dice_from_real_ability: bool = True
+
+
+ROLL_DEFAULTS: RollSettings = RollDefaults()
 
 
 class LittleWorldRuleError(SaikoroError):
@@ -37,13 +73,13 @@ class LittleWorldRuleError(SaikoroError):
 # ---------------------------------------------------------------------------
 
 
-def dice_count(ability: int, settings: LittleWorldSettings = DEFAULT_SETTINGS) -> int:
+def dice_count(ability: int, settings: RollSettings = ROLL_DEFAULTS) -> int:
     """LW-CHECK-02: 2D6, or 1D6 for a weak ability (苦手行動)."""
     weak = ability == 1 or (ability < 1 and settings.weak_action_below_one)
     return 1 if weak else 2
 
 
-def is_critical(dice: Sequence[int], settings: LittleWorldSettings = DEFAULT_SETTINGS) -> bool:
+def is_critical(dice: Sequence[int], settings: RollSettings = ROLL_DEFAULTS) -> bool:
     """LW-CHECK-03: two or more 6s (so a single 1D6 can never be critical)."""
     return sum(1 for d in dice if d == 6) >= settings.critical_sixes
 
@@ -94,7 +130,7 @@ class Check:
 def judge_check(
     ability: int,
     dice: Sequence[int],
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
     *,
     ability_counted: int | None = None,
 ) -> Check:
@@ -130,14 +166,14 @@ def judge_check(
 
 
 def roll_dice(
-    ability: int, randomizer: Randomizer, settings: LittleWorldSettings = DEFAULT_SETTINGS
+    ability: int, randomizer: Randomizer, settings: RollSettings = ROLL_DEFAULTS
 ) -> list[int]:
     """Roll the dice of a check with ``ability`` (2D6, or 1D6 when weak)."""
     return randomizer.roll_barabara(dice_count(ability, settings), 6)
 
 
 def roll_check(
-    ability: int, randomizer: Randomizer, settings: LittleWorldSettings = DEFAULT_SETTINGS
+    ability: int, randomizer: Randomizer, settings: RollSettings = ROLL_DEFAULTS
 ) -> Check:
     return judge_check(ability, roll_dice(ability, randomizer, settings), settings)
 
@@ -246,7 +282,7 @@ def judge_defence(
     defender_ability: int,
     dice: Sequence[int],
     attack: Check,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> Check:
     """LW-COMBAT-05/06: the defence roll; after an attacker critical the ability counts as 0."""
     counted = 0 if attack.critical else defender_ability
@@ -266,7 +302,7 @@ def judge_defence(
 
 
 def defence_dice_count(
-    defender_ability: int, attack: Check, settings: LittleWorldSettings = DEFAULT_SETTINGS
+    defender_ability: int, attack: Check, settings: RollSettings = ROLL_DEFAULTS
 ) -> int:
     counted = 0 if attack.critical else defender_ability
     return dice_count(
@@ -279,7 +315,7 @@ def resolve_attack(
     defence: Check | None,
     *,
     can_defend: bool = True,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> AttackOutcome:
     """LW-COMBAT-05…11: the damage of an attack whose dice are known.
 
@@ -326,7 +362,7 @@ def roll_attack(
     attacker_ability: int,
     defender_ability: int | None,
     randomizer: Randomizer,
-    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+    settings: RollSettings = ROLL_DEFAULTS,
 ) -> AttackOutcome:
     """Roll a whole attack; ``defender_ability`` None = the defender cannot defend.
 
@@ -409,8 +445,27 @@ def _uniq(items: Sequence[str]) -> list[str]:
     return seen
 
 
-# Re-exports of the other rule areas (bottom, to avoid import cycles).
-from saikoro.systems.littleworld.conditions import *
-from saikoro.systems.littleworld.keeper import *
-from saikoro.systems.littleworld.special import *
-from saikoro.systems.littleworld.turn_order import *
+# The other rule areas, reachable from here (``rules.start_combat``) but imported on first
+# use, so that a chat roll does not load them (nor pydantic, which their settings need).
+_AREAS = ("conditions", "keeper", "special", "turn_order")
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    if name.startswith("__"):  # import machinery probes (__path__, …)
+        raise AttributeError(name)
+    for area in _AREAS:
+        module = importlib.import_module(f"saikoro.systems.littleworld.{area}")
+        if name in module.__all__:
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    import importlib
+
+    names = set(globals())
+    for area in _AREAS:
+        names.update(importlib.import_module(f"saikoro.systems.littleworld.{area}").__all__)
+    return sorted(names)
