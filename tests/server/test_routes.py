@@ -219,15 +219,19 @@ def test_time_bound_gives_503(dice) -> None:
     from saikoro.server import create_app
 
     class SlowSource:
+        rolled = 0
+
         def roll(self, sides: int) -> int:
-            time.sleep(0.5)
+            SlowSource.rolled += 1
+            time.sleep(0.05)
             return 1
 
-    app = create_app(source_factory=SlowSource, roll_timeout=0.1)
+    app = create_app(source_factory=SlowSource, roll_timeout=0.2)
     with TestClient(app) as client:
         started = time.monotonic()
-        response = client.get("/v2/game_system/DiceBot/roll", params={"command": "1D6"})
-    assert time.monotonic() - started < 0.45
+        response = client.get("/v2/game_system/DiceBot/roll", params={"command": "100D6"})
+    assert time.monotonic() - started < 1.0
+    assert 3 <= SlowSource.rolled < 10  # stopped at the bound, not after 100 dice
     assert response.status_code == 503
     assert response.json()["reason"] == "timeout"
     assert_cors(response)
@@ -312,3 +316,27 @@ def test_openapi_documents_every_route(client) -> None:
     roll = paths["/v2/game_system/{id}/roll"]["get"]
     assert {p["name"] for p in roll["parameters"]} == {"id", "command"}
     assert "400" in roll["responses"]
+
+
+@pytest.mark.parametrize(
+    ("system_id", "command", "rands"),
+    [
+        ("DiceBot", "2D6>=7", [(6, 6), (6, 6)]),
+        ("DiceBot", "S1D100<=50", [(50, 100)]),
+        ("DiceBot", "a", []),
+        ("DiceBot", "", []),
+        ("Hoge", "1D6", []),
+        ("DiceBot", "1D6+" * 300 + "1", []),
+        ("LittleWorld", "LWA3-2", [(6, 6), (6, 6)]),
+        ("UnmeiD100", "MA60,30,12", [(12, 100)]),
+    ],
+)
+def test_get_fast_path_answers_as_the_post_route(client, dice, system_id, command, rands) -> None:
+    """GET is served by the fast path, POST by FastAPI: same status, body and headers."""
+    dice.next = list(rands)
+    got = client.get(f"/v2/game_system/{system_id}/roll", params={"command": command})
+    dice.next = list(rands)
+    posted = client.post(f"/v2/game_system/{system_id}/roll", data={"command": command})
+    assert (got.status_code, got.json()) == (posted.status_code, posted.json())
+    assert got.headers["content-type"] == posted.headers["content-type"] == "application/json"
+    assert_cors(got)

@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
+from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware
 from saikoro.server.routes_v2 import RollTimeoutError, router
 
@@ -43,12 +44,18 @@ def _error(status: int, reason: str, message: str | None = None) -> JSONResponse
     return JSONResponse(body, status_code=status)
 
 
+def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
+    """BCDice-API's status and body for one of saikoro's errors."""
+    if error.reason in EXACT_REASONS:  # BCDice-API's own errors: its body exactly
+        return 400, {"ok": False, "reason": error.reason}
+    status = 503 if isinstance(error, RollTimeoutError) else 400
+    return status, {"ok": False, "reason": error.reason, "message": error.message.both()}
+
+
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SaikoroError)
-    if error.reason in EXACT_REASONS:  # BCDice-API's own errors: its body exactly
-        return _error(400, error.reason)
-    status = 503 if isinstance(error, RollTimeoutError) else 400
-    return _error(status, error.reason, error.message.both())
+    status, body = error_status_and_body(error)
+    return JSONResponse(body, status_code=status)
 
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
@@ -102,6 +109,7 @@ def create_app(
     app.state.game_system_list = None  # built on first use (imports every system)
     app.include_router(router)
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
+    app.add_middleware(FastRollMiddleware, state=app.state)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
     app.add_middleware(OpenCorsMiddleware)
     return app
