@@ -118,3 +118,11 @@ def test_english_output_has_no_japanese_left() -> None:
         assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", left), english
     # a task keeps the name the user typed; the ability is translated
     assert to_english(lw("LWT水泳").text, system).endswith("水泳:[Body]")
+
+
+@pytest.mark.rule("LW-COMBAT-05")
+def test_full_width_and_lower_case_input() -> None:
+    wide = saikoro.roll("ＬＷＡ３－２", "LittleWorld", rands=[(4, 6), (5, 6), (3, 6), (5, 6)])
+    assert wide is not None and wide.text.startswith("(LWA3-2) ＞")
+    low = lw("lw3>=10", 4, 5)
+    assert low.text.startswith("(LW3>=10) ＞") and low.success
