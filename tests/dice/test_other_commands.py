@@ -2,6 +2,8 @@
 
 Every case uses scripted dice; the expected texts follow BCDice's behaviour (its
 source and test data). The full BCDice test data runs in ``test_conformance.py``.
+Time bounds are on CPU time (``time.process_time``), so a busy machine does not
+make them flaky.
 """
 
 from __future__ import annotations
@@ -104,10 +106,10 @@ def test_choice_more_than_100_items_gives_bcdice_message_without_dice() -> None:
 
 
 def test_choice_huge_number_range_is_fast() -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     assert text_of("choice", "choice[1-" + "9" * 900 + "]", []) == "項目数は100以下としてください"
     assert run("choice", "choice" + "9" * 30 + "[1-" + "9" * 25 + "]", []) is None
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
 
 
 # -- D66 ----------------------------------------------------------------------
@@ -330,9 +332,9 @@ def test_reroll_loops_stop_at_bcdice_limits() -> None:
 
 
 def test_degenerate_reroll_of_zero_sided_dice_is_fast() -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     result = run("reroll_dice", "200R0[=0]>=0", [])
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert result is not None
     assert result.text.count(" + ") == 9999
     assert result.text.endswith(" ＞ 成功数2000000")
@@ -408,10 +410,10 @@ def test_upper_limits() -> None:
     # dice that always explode stop at the 10000-random-number limit
     with pytest.raises(TooManyRandsError):
         upper_dice.evaluate("1U2[1+1]", SYSTEM, Randomizer(ScriptedSource(d(2, *[2] * 10001))))
-    started = time.perf_counter()
+    started = time.process_time()
     with pytest.raises(TooManyRandsError):
         upper_dice.evaluate("99999999999U0[2]", SYSTEM, Randomizer(SeededSource(3)))
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
 
 
 # -- all six: hostile input ---------------------------------------------------
@@ -440,12 +442,12 @@ def test_hostile_input_answers_quickly_with_own_errors(module_name: str, command
     import importlib
 
     module = importlib.import_module(f"saikoro.dice.commands.{module_name}")
-    started = time.perf_counter()
+    started = time.process_time()
     try:
         module.evaluate(command, SYSTEM, Randomizer(SeededSource(5)))
     except SaikoroError:
         pass
-    assert time.perf_counter() - started < 0.1
+    assert time.process_time() - started < 0.1
 
 
 # -- properties ---------------------------------------------------------------
