@@ -15,9 +15,7 @@ from saikoro.dice.randomizer import SeededSource
 from saikoro.dice.result import RollResult
 from saikoro.errors import SaikoroError
 
-SETTINGS = settings(
-    max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 COMMAND_CHARS = "0123456789DdSsKkHhLlMmAaXxIiNnUuRrFfCcBbTtYyZz+-*/()[]<>=!?@,. #"
 
@@ -42,8 +40,9 @@ numbers = st.integers(min_value=0, max_value=30).map(str)
 def _wrap(children: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return st.one_of(
         children.map(lambda e: f"({e})"),
-        st.tuples(children, st.sampled_from(["+", "-", "*", "/", "/U", "/R", "/F", "/C"]), children)
-        .map(lambda t: f"{t[0]}{t[1][0]}{t[2]}{t[1][1:]}"),
+        st.tuples(
+            children, st.sampled_from(["+", "-", "*", "/", "/U", "/R", "/F", "/C"]), children
+        ).map(lambda t: f"{t[0]}{t[1][0]}{t[2]}{t[1][1:]}"),
         st.tuples(st.sampled_from(["-", "+", "--"]), children).map("".join),
     )
 
@@ -54,8 +53,9 @@ filters = st.sampled_from(["", "", "KH", "KL2", "DH1", "DL", "MAX", "MIN", "KH(1
 dice = st.one_of(
     st.tuples(numbers, sides, filters).map(lambda t: f"{t[0]}D{t[1]}{t[2]}"),
     st.tuples(sides.filter(bool), filters).map(lambda t: f"D{t[0]}{t[1]}"),
-    st.tuples(numbers, st.sampled_from(["B", "R", "U", "TY", "TZ"]), sides.filter(bool))
-    .map("".join),
+    st.tuples(numbers, st.sampled_from(["B", "R", "U", "TY", "TZ"]), sides.filter(bool)).map(
+        "".join
+    ),
 )
 expression = st.recursive(st.one_of(dice, numbers), _wrap, max_leaves=6)
 comparisons = st.sampled_from(["", "", ">=", "<=", ">", "<", "=", "<>", "=>", "!=", "==", "><"])

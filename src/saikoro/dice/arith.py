@@ -60,8 +60,8 @@ __all__ = [
     "MAX_NESTING",
     "BinaryOp",
     "Expr",
-    "NestingTooDeepError",
     "Negative",
+    "NestingTooDeepError",
     "Number",
     "Parenthesis",
     "ParseFailure",
@@ -229,7 +229,7 @@ def tokenize(text: str) -> tuple[Token, ...]:
 class TokenStream:
     """A cursor over tokens; reading past the end keeps returning :data:`END`."""
 
-    __slots__ = ("tokens", "pos", "depth")
+    __slots__ = ("depth", "pos", "tokens")
 
     def __init__(self, tokens: Sequence[Token]) -> None:
         self.tokens = tokens

@@ -51,7 +51,7 @@ _BASE_CHECK_SUM = _base_check_sum()
 class _Ctx:
     """What evaluating one command needs: the system, its randomizer and the dice rolled."""
 
-    __slots__ = ("system", "randomizer", "round_type", "dice")
+    __slots__ = ("dice", "randomizer", "round_type", "system")
 
     def __init__(self, system: GameSystem, randomizer: Randomizer | None) -> None:
         self.system = system
@@ -190,7 +190,7 @@ FILTERS = {
 class Dice(Node):
     """``times D sides`` (``sides`` None = the system's implicit sides), maybe filtered."""
 
-    __slots__ = ("times", "sides", "filter", "count")
+    __slots__ = ("count", "filter", "sides", "times")
 
     def __init__(
         self, times: Node, sides: Node | None, filter: str | None = None, count: Node | None = None
@@ -233,7 +233,7 @@ class Dice(Node):
 class Command:
     """A parsed AddDice command. Its echo and target depend only on the system's settings."""
 
-    __slots__ = ("secret", "lhs", "cmp_op", "rhs", "lone_die_possible", "_static")
+    __slots__ = ("_static", "cmp_op", "lhs", "lone_die_possible", "rhs", "secret")
 
     def __init__(self, secret: bool, lhs: Node, cmp_op: str | None, rhs: Node | str | None):
         self.secret = secret
@@ -357,13 +357,15 @@ def _parse_filter(stream: TokenStream) -> tuple[str, Node] | None:
 def _parse_dice(stream: TokenStream) -> Node:
     if stream.kind() == "D":
         stream.pos += 1
-        sides = _parse_term(stream)
-        if sides.has_dice or (isinstance(sides, Num) and sides.literal == 66):
+        explicit = _parse_term(stream)
+        if explicit.has_dice:
+            raise ParseFailure("dice in the sides")
+        if isinstance(explicit, Num) and explicit.literal == 66:
             raise ParseFailure("D66 is its own command")
         chosen = _parse_filter(stream)
         if chosen is None:
-            return Dice(Num(1), sides)
-        return Dice(Num(1), sides, *chosen)
+            return Dice(Num(1), explicit)
+        return Dice(Num(1), explicit, *chosen)
     times = _parse_term(stream)
     if stream.kind() != "D":
         return times
@@ -448,4 +450,3 @@ def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResul
     if command is None:
         return None
     return run(command, system, randomizer)
-

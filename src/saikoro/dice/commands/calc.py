@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from saikoro.dice.arith import Expr, ParseFailure, Parenthesis, TokenStream, parse_add, tokenize
+from saikoro.dice.arith import Expr, Parenthesis, ParseFailure, TokenStream, parse_add, tokenize
 from saikoro.dice.result import RollResult
 
 if TYPE_CHECKING:
