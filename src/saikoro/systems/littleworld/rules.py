@@ -15,7 +15,7 @@ actions, herbs, water, vehicles).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from saikoro.errors import SaikoroError
@@ -285,26 +285,25 @@ def judge_defence(
     settings: RollSettings = ROLL_DEFAULTS,
 ) -> Check:
     """LW-COMBAT-05/06: the defence roll; after an attacker critical the ability counts as 0."""
-    counted = 0 if attack.critical else defender_ability
+    counted = _counted_defence(defender_ability, attack)
     chooser = defender_ability if settings.weak_dice_from_real_ability else counted
     check = judge_check(chooser, dice, settings, ability_counted=counted)
     if attack.critical:
-        check = Check(
-            defender_ability,
-            check.dice,
-            check.total,
-            check.weak,
-            check.critical,
-            check.fumble,
-            (*check.rules, "LW-COMBAT-06"),
-        )
+        check = replace(check, ability=defender_ability, rules=(*check.rules, "LW-COMBAT-06"))
     return check
+
+
+def _counted_defence(defender_ability: int, attack: Check) -> int:
+    """LW-COMBAT-06: the ability added to the defence dice (0 after an attacker critical)."""
+    return 0 if attack.critical else defender_ability
 
 
 def defence_dice_count(
     defender_ability: int, attack: Check, settings: RollSettings = ROLL_DEFAULTS
 ) -> int:
-    counted = 0 if attack.critical else defender_ability
+    """How many dice the defence rolls (LW-CHECK-02 on the ability, see
+    ``weak_dice_from_real_ability``)."""
+    counted = _counted_defence(defender_ability, attack)
     return dice_count(
         defender_ability if settings.weak_dice_from_real_ability else counted, settings
     )
