@@ -512,3 +512,48 @@ def test_barabara_counts_successes_like_python(
     assert result.text == (
         f"({times}B{sides}{op}{target}) ＞ {','.join(map(str, values))} ＞ 成功数{expected}"
     )
+
+
+# -- game-system settings (BCDice's Base attributes) ----------------------------------
+
+
+class _Configured(DiceBot):
+    """A system using every BCDice setting the other commands read."""
+
+    sort_barabara_dice = True
+    default_cmp_op = ">="
+    default_target_number = 5
+    reroll_dice_reroll_threshold = 6
+    upper_dice_reroll_threshold = 5
+
+    def grich_text(self, count_one: int, dice_count: int, success_count: int) -> str | None:
+        return "グリッチ" if count_one * 2 > dice_count else None
+
+
+def _with(system: DiceBot, module_name: str, text: str, rands: list[tuple[int, int]]) -> str:
+    import importlib
+
+    module = importlib.import_module(f"saikoro.dice.commands.{module_name}")
+    source = ScriptedSource(rands)
+    result = module.evaluate(text, system, Randomizer(source))
+    source.assert_exhausted()
+    assert result is not None
+    return result.text
+
+
+def test_system_settings_reach_barabara_tally_reroll_upper() -> None:
+    system = _Configured()
+    # default comparison and target, sorted groups, the glitch hook
+    assert _with(system, "barabara_dice", "3B6", d(6, 6, 1, 1)) == (
+        "(3B6>=5) ＞ 1,1,6 ＞ 成功数1 ＞ グリッチ"
+    )
+    assert _with(system, "tally_dice", "3TY6", d(6, 6, 1, 1)) == "(3TY6) ＞ 1,1,6 ＞ [1]×2, [6]×1"
+    # the system's reroll threshold (6) wins over the target; rerolled ones are not glitches
+    assert _with(system, "reroll_dice", "2R6", d(6, 6, 2, 1)) == "(2R6[6]>=5) ＞ 2,6 + 1 ＞ 成功数1"
+    assert _with(system, "reroll_dice", "2R6[>=5]", d(6, 1, 1)) == (
+        "(2R6[5]>=5) ＞ 1,1 ＞ 成功数0 ＞ グリッチ"
+    )
+    # UpperDice: the system's threshold, dice sorted by their sums
+    assert _with(system, "upper_dice", "2U6", d(6, 5, 2, 3)) == (
+        "(2U6[5]) ＞ 3,7[5,2] ＞ 7/10(最大/合計)"
+    )
