@@ -369,7 +369,7 @@ def _translate(item: dict[str, Any]) -> tuple[str, str]:
         return "true か false で書いてください", "must be true or false"
     if kind.startswith("int"):
         return "整数で書いてください", "must be a whole number"
-    return item["msg"], item["msg"]
+    return f"値が正しくありません ({item['msg']})", item["msg"]
 
 
 def bilingual_errors(error: ValidationError, title: str) -> ValidationError:
