@@ -10,7 +10,7 @@ from saikoro.odds import montecarlo
 
 
 def test_over_the_sequence_limit_falls_back_to_monte_carlo():
-    result = saikoro.odds("4D6KH3", limit=1000, samples=300)
+    result = saikoro.odds("4D6KH3", limit=100, samples=300)
     assert not result.exact and result.method == "monte-carlo" and result.outcomes == 300
     with pytest.raises(SaikoroError):
         saikoro.odds("4D6KH3", method="enumeration", limit=1295)

@@ -2,8 +2,10 @@
 
 1. Exact enumeration of every dice sequence through the real evaluator when the
    command has at most ``limit`` (10⁶) sequences.
-2. Exact convolution when the command is a plain sum of independent dice and has
-   more than :data:`CONVOLVE_ABOVE` sequences (faster than enumerating, same answer).
+2. For commands with more than :data:`CONVOLVE_ABOVE` sequences, faster exact
+   methods with the same answer: convolution when the command is a plain sum of
+   independent dice; otherwise, when it rolls n identical dice whose order does not
+   matter (checked on every multiset), one run per multiset of faces.
 3. Otherwise a Monte Carlo estimate (``exact: false``) with 95 % intervals.
 """
 
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.odds import convolution, enumeration, montecarlo
+from saikoro.odds import convolution, enumeration, montecarlo, multiset
 from saikoro.odds.result import FLAGS, Interval, Odds, moments, word_breakdown
 from saikoro.odds.runner import NotACommandError, Outcome, Runner, make_runner
 
@@ -26,7 +28,7 @@ if TYPE_CHECKING:
 DEFAULT_LIMIT = 10**6
 #: A plain sum with more sequences than this is convolved instead of enumerated.
 CONVOLVE_ABOVE = 10_000
-METHODS = ("auto", "enumeration", "convolution", "monte-carlo")
+METHODS = ("auto", "enumeration", "convolution", "multiset", "monte-carlo")
 
 _FLAG_INDEX = {flag: i for i, flag in enumerate(FLAGS)}
 
@@ -93,9 +95,23 @@ def odds(
             ) from None
 
     estimate = enumeration.estimate_sequences(run, seed=seed, bound=limit)
-    plain = _plain_sum(run) if estimate.mean > CONVOLVE_ABOVE else None
-    if plain is not None and plain.work <= convolution.WORK_LIMIT:
-        return _from_convolution(run, plain, probe)
+    if method == "multiset":
+        found = _multisets(run, estimate, limit, seed)
+        if found is None:
+            raise OddsMethodError(
+                Message(
+                    f"{command!r} は順序に関係しない同じダイスだけのコマンドではありません",
+                    f"{command!r} does not roll only identical dice whose order does not matter",
+                )
+            )
+        return _from_enumeration(run, found, "multiset")
+    if estimate.mean > CONVOLVE_ABOVE:
+        plain = _plain_sum(run)
+        if plain is not None and plain.work <= convolution.WORK_LIMIT:
+            return _from_convolution(run, plain, probe)
+        found = _multisets(run, estimate, limit, seed)
+        if found is not None:
+            return _from_enumeration(run, found, "multiset")
     if estimate.mean <= limit:
         try:
             return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
@@ -116,12 +132,26 @@ def _plain_sum(run: Runner) -> convolution.PlainSum | None:
     return plain
 
 
+def _multisets(
+    run: Runner, estimate: enumeration.SequenceEstimate, limit: int, seed: int
+) -> enumeration.Enumeration | None:
+    """Multiset enumeration when every walk rolled the same n ≥ 2 dice of one size."""
+    sides = estimate.sides
+    if not sides or len(sides) < 2 or len(set(sides)) != 1 or sides[0] < 2:
+        return None
+    if 3 * multiset.multiset_count(len(sides), sides[0]) > limit:
+        return None
+    return multiset.enumerate_multisets(run, len(sides), sides[0], seed)
+
+
 def _flag_probability(outcomes: dict[Outcome, Fraction], flag: str) -> Fraction:
     index = _FLAG_INDEX[flag]
     return sum((p for outcome, p in outcomes.items() if outcome[index]), Fraction(0))
 
 
-def _from_enumeration(run: Runner, found: enumeration.Enumeration) -> Odds:
+def _from_enumeration(
+    run: Runner, found: enumeration.Enumeration, method: str = "enumeration"
+) -> Odds:
     distribution: dict[int, Fraction] = {}
     words: dict[str, Fraction] = {}
     for outcome, p in found.outcomes.items():
@@ -135,7 +165,7 @@ def _from_enumeration(run: Runner, found: enumeration.Enumeration) -> Odds:
         command=run.command,
         system=run.system.id,
         exact=True,
-        method="enumeration",
+        method=method,
         outcomes=found.sequences,
         distribution=distribution,  # type: ignore[arg-type]
         mean=mean,

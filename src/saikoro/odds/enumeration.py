@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from saikoro.errors import SaikoroError
-from saikoro.odds.runner import NondeterministicCommandError, Outcome, outcome_of, scalar_details
+from saikoro.odds.runner import CommonDetails, NondeterministicCommandError, Outcome, outcome_of
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import DiceSource
@@ -98,8 +98,7 @@ def enumerate_outcomes(
     """Run every dice sequence of ``run``; raises :class:`TreeTooLarge` past ``limit``."""
     source = TreeSource(limit * DEPTH_FACTOR)
     counts: dict[tuple[Outcome, int], int] = {}
-    context: dict[str, Any] | None = None
-    example: RollResult | None = None
+    common = CommonDetails()
     sequences = 0
     while True:
         fixed = source.fixed
@@ -119,22 +118,13 @@ def enumerate_outcomes(
         denominator = source.denominators[source.pos - 1] if source.pos else 1
         key = (outcome_of(result), denominator)
         counts[key] = counts.get(key, 0) + 1
-        if context is None:
-            context = scalar_details(result)
-            example = result
-        elif context:
-            detail = result.detail if result is not None else {}
-            for name in [n for n, v in context.items() if detail.get(n, _MISSING) != v]:
-                del context[name]
+        common.see(result)
         if not source.advance():
             break
     outcomes: dict[Outcome, Fraction] = {}
     for (outcome, denominator), count in counts.items():
         outcomes[outcome] = outcomes.get(outcome, Fraction(0)) + Fraction(count, denominator)
-    return Enumeration(outcomes, sequences, context or {}, example)
-
-
-_MISSING = object()
+    return Enumeration(outcomes, sequences, common.details, common.example)
 
 
 @dataclass
@@ -142,11 +132,14 @@ class SequenceEstimate:
     """Knuth's estimate of the number of dice sequences, from random walks.
 
     ``mean`` is ``math.inf`` when it clearly exceeds the bound asked about (the walks
-    stop early); ``most_dice`` is the largest number of dice one walk rolled.
+    stop early); ``most_dice`` is the largest number of dice one walk rolled; ``sides``
+    is the dice (their sides, in order) of the walks when every walk rolled the same
+    ones (the first walk's when the walks stopped early), else None.
     """
 
     mean: float
     most_dice: int
+    sides: tuple[int, ...] | None = None
 
 
 def estimate_sequences(
@@ -166,25 +159,30 @@ def estimate_sequences(
     rng = random.Random(seed)
     total = 0
     most_dice = 0
+    same: tuple[int, ...] | None = None
 
     class _Walk:
         def __init__(self) -> None:
             self.product = 1
-            self.dice = 0
+            self.sides: list[int] = []
 
         def roll(self, sides: int) -> int:
             self.product *= max(sides, 1)
-            self.dice += 1
+            self.sides.append(sides)
             return rng.randint(1, sides)
 
-    for _ in range(walks):
+    for index in range(walks):
         walk = _Walk()
         try:
             run(walk)
         except SaikoroError:  # e.g. an endless reroll chain hit the 10000-dice limit
-            return SequenceEstimate(math.inf, max(most_dice, walk.dice))
-        most_dice = max(most_dice, walk.dice)
+            return SequenceEstimate(math.inf, max(most_dice, len(walk.sides)))
+        most_dice = max(most_dice, len(walk.sides))
+        if index == 0:
+            same = tuple(walk.sides)
+        elif same is not None and tuple(walk.sides) != same:
+            same = None
         if walk.product > bound * walks:
-            return SequenceEstimate(math.inf, most_dice)
+            return SequenceEstimate(math.inf, most_dice, same)
         total += walk.product
-    return SequenceEstimate(total / walks, most_dice)
+    return SequenceEstimate(total / walks, most_dice, same)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from saikoro.dice.randomizer import SeededSource
 from saikoro.odds.result import FLAGS, Interval
-from saikoro.odds.runner import outcome_of, scalar_details
+from saikoro.odds.runner import CommonDetails, outcome_of
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import DiceSource
@@ -78,8 +78,7 @@ def sample_outcomes(
     hits = dict.fromkeys(FLAGS, 0)
     values: dict[int, int] = {}
     words: dict[str, int] = {}
-    context: dict[str, Any] | None = None
-    example: RollResult | None = None
+    common = CommonDetails()
     for _ in range(n):
         result = run(source)
         success, failure, critical, fumble, value, word = outcome_of(result)
@@ -90,13 +89,6 @@ def sample_outcomes(
         hits["fumble"] += fumble
         if value is not None:
             values[value] = values.get(value, 0) + 1
-        if context is None:
-            context, example = scalar_details(result), result
-        elif context:
-            detail = result.detail if result is not None else {}
-            for name in [k for k, v in context.items() if detail.get(k, _MISSING) != v]:
-                del context[name]
-    return Sample(n, hits, dict(sorted(values.items())), context or {}, example, words)
-
-
-_MISSING = object()
+        common.see(result)
+    values = dict(sorted(values.items()))
+    return Sample(n, hits, values, common.details, common.example, words)

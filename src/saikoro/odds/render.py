@@ -65,6 +65,11 @@ def method_text(odds: Odds, lang: str) -> str:
         return Message(
             f"厳密 (出目 {n} 通りをすべて評価)", f"exact ({n} dice sequences, every one evaluated)"
         ).text(lang)
+    if odds.method == "multiset":
+        return Message(
+            f"厳密 (順序によらない出目の組を評価、出目 {n} 通り)",
+            f"exact (every multiset of faces evaluated, {n} sequences)",
+        ).text(lang)
     if odds.method == "convolution":
         return Message(
             f"厳密 (合計の畳み込み、出目 {n} 通り)",

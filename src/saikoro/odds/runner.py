@@ -95,6 +95,30 @@ class LeanRandomizer(Randomizer):
         return value
 
 
+class CommonDetails:
+    """The scalar details equal in every result seen so far, and the first result."""
+
+    __slots__ = ("_started", "details", "example")
+
+    def __init__(self) -> None:
+        self.details: dict[str, Any] = {}
+        self.example: RollResult | None = None
+        self._started = False
+
+    def see(self, result: RollResult | None) -> None:
+        if not self._started:
+            self._started = True
+            self.details = scalar_details(result)
+            self.example = result
+        elif self.details:
+            detail = result.detail if result is not None else {}
+            for name in [k for k, v in self.details.items() if detail.get(k, _MISSING) != v]:
+                del self.details[name]
+
+
+_MISSING = object()
+
+
 @dataclass
 class Runner:
     """Evaluates one normalized command of one system, once per call."""
