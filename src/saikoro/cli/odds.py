@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
             None, "--plot", help="also write a PNG bar chart to this file"
         ),
         method: str = typer.Option(
-            "auto", "--method", help="auto, enumeration, convolution or monte-carlo"
+            "auto", "--method", help="auto, enumeration, convolution, multiset or monte-carlo"
         ),
         samples: int = typer.Option(20_000, "--samples", help="Monte Carlo sample size"),
         seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
