@@ -179,8 +179,8 @@ LIMIT_MESSAGES: dict[str, Message] = {
         f"at most {UPPER_LIMIT_DICE_TIMES} dice can be rolled at once",
     ),
     "sides": Message(
-        f"ダイスの面数は {UPPER_LIMIT_DICE_SIDES} までです",
-        f"a die can have at most {UPPER_LIMIT_DICE_SIDES} sides",
+        f"ダイスの面数は 1〜{UPPER_LIMIT_DICE_SIDES} です (範囲外のダイスは 0 になります)",
+        f"a die must have 1 to {UPPER_LIMIT_DICE_SIDES} sides (others show 0)",
     ),
     "rands": Message(
         f"1 つのコマンドで振れるダイスは合計 {UPPER_LIMIT_RANDS} 個までです",
