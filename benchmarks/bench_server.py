@@ -55,7 +55,10 @@ def serve_bare(port: int) -> None:
         "failure": False,
         "critical": False,
         "fumble": False,
-        "rands": [{"kind": "normal", "sides": 6, "value": 3}, {"kind": "normal", "sides": 6, "value": 4}],
+        "rands": [
+            {"kind": "normal", "sides": 6, "value": 3},
+            {"kind": "normal", "sides": 6, "value": 4},
+        ],
     }
 
     async def roll(request):  # type: ignore[no-untyped-def]
@@ -134,7 +137,9 @@ class KeepAliveConnection:
             await self.writer.wait_closed()
 
 
-async def load(port: int, target: str, concurrency: int, total: int) -> tuple[list[float], int, float]:
+async def load(
+    port: int, target: str, concurrency: int, total: int
+) -> tuple[list[float], int, float]:
     latencies: list[float] = []
     errors = 0
     remaining = total
@@ -199,10 +204,29 @@ def main() -> None:
     target = f"/v2/game_system/{args.system}/roll?command={quote(args.command)}"
     saikoro_port, bare_port = free_port(), free_port()
     servers = {
-        "saikoro": (saikoro_port, start([sys.executable, "-m", "saikoro", "serve", "--port",
-                                         str(saikoro_port), "--log-level", "warning"], saikoro_port)),
-        "bare Starlette": (bare_port, start([sys.executable, os.path.abspath(__file__),
-                                             "--serve-bare", str(bare_port)], bare_port)),
+        "saikoro": (
+            saikoro_port,
+            start(
+                [
+                    sys.executable,
+                    "-m",
+                    "saikoro",
+                    "serve",
+                    "--port",
+                    str(saikoro_port),
+                    "--log-level",
+                    "warning",
+                ],
+                saikoro_port,
+            ),
+        ),
+        "bare Starlette": (
+            bare_port,
+            start(
+                [sys.executable, os.path.abspath(__file__), "--serve-bare", str(bare_port)],
+                bare_port,
+            ),
+        ),
     }
     runs: dict[str, list[Figures]] = {name: [] for name in servers}
     try:
@@ -216,17 +240,25 @@ def main() -> None:
     # The best round of each (the least disturbed by other load on the machine).
     results = [max(figures, key=lambda f: f.throughput) for figures in runs.values()]
     saikoro, bare = results
-    print(f"GET {target}  ({args.concurrency} concurrent keep-alive clients, {args.requests} "
-          f"requests per round, best of {args.rounds} rounds, loopback, {os.cpu_count()} CPUs)")
+    print(
+        f"GET {target}  ({args.concurrency} concurrent keep-alive clients, {args.requests} "
+        f"requests per round, best of {args.rounds} rounds, loopback, {os.cpu_count()} CPUs)"
+    )
     print(f"{'server':<16}{'req/s':>10}{'p50 ms':>10}{'p99 ms':>10}{'errors':>8}")
     for f in results:
         print(f"{f.name:<16}{f.throughput:>10.1f}{f.p50_ms:>10.2f}{f.p99_ms:>10.2f}{f.errors:>8}")
     ratio = saikoro.throughput / bare.throughput
-    print(f"throughput ratio saikoro/bare = {ratio:.2f}; "
-          f"p99 ratio = {saikoro.p99_ms / bare.p99_ms:.2f}")
+    print(
+        f"throughput ratio saikoro/bare = {ratio:.2f}; "
+        f"p99 ratio = {saikoro.p99_ms / bare.p99_ms:.2f}"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"results": [asdict(r) for r in results],
-                                         "throughput_ratio": round(ratio, 3)}, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {"results": [asdict(r) for r in results], "throughput_ratio": round(ratio, 3)},
+                indent=2,
+            )
+        )
 
 
 if __name__ == "__main__":

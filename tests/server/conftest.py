@@ -71,10 +71,24 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = Path(tmp_path_factory.mktemp("serve"))
     db = folder / "rooms.sqlite"
     log = (folder / "server.log").open("wb")
-    env = {**os.environ, "SAIKORO_ADMIN_NAME": "テスト管理人", "SAIKORO_ADMIN_EMAIL": "gm@example.org"}
+    env = {
+        **os.environ,
+        "SAIKORO_ADMIN_NAME": "テスト管理人",
+        "SAIKORO_ADMIN_EMAIL": "gm@example.org",
+    }
     process = subprocess.Popen(
-        [sys.executable, "-m", "saikoro", "serve", "--port", str(port), "--db", str(db),
-         "--log-level", "warning"],
+        [
+            sys.executable,
+            "-m",
+            "saikoro",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--log-level",
+            "warning",
+        ],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -1,4 +1,4 @@
-"""A real ``saikoro serve`` process on loopback: a Discord bot's request sequence and a load test."""
+"""A real ``saikoro serve`` on loopback: a Discord bot's request sequence and a load test."""
 
 from __future__ import annotations
 
@@ -48,9 +48,7 @@ class BCDiceBotClient:
         assert self.pattern is not None
         if not self.pattern.search(message):
             return None
-        response = self.http.get(
-            f"/v2/game_system/{self.system_id}/roll?command={quote(message)}"
-        )
+        response = self.http.get(f"/v2/game_system/{self.system_id}/roll?command={quote(message)}")
         if response.status_code == 400:
             return None
         response.raise_for_status()

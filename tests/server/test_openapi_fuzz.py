@@ -21,7 +21,5 @@ schema = schemathesis.openapi.from_asgi("/openapi.json", create_app())
 )
 def test_api_fuzz(case) -> None:
     response = case.call()
-    case.validate_response(
-        response, checks=[not_a_server_error, response_schema_conformance]
-    )
+    case.validate_response(response, checks=[not_a_server_error, response_schema_conformance])
     assert response.headers.get("access-control-allow-origin") == ["*"]

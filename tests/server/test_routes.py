@@ -68,7 +68,11 @@ def test_game_system_list_sorted_by_sort_key(client) -> None:
     assert set(SYSTEM_IDS) <= set(by_id)
     for system_id in SYSTEM_IDS:
         system = systems[system_id]
-        assert by_id[system_id] == {"id": system.id, "name": system.name, "sort_key": system.sort_key}
+        assert by_id[system_id] == {
+            "id": system.id,
+            "name": system.name,
+            "sort_key": system.sort_key,
+        }
     assert by_id["LittleWorld"]["name"] == "帽子世界TRPG"
     assert by_id["UnmeiD100"] == {
         "id": "UnmeiD100",
@@ -121,7 +125,16 @@ def test_roll_get_exact_body(client, dice) -> None:
     body = expected_roll("2D6>=7", "DiceBot", [(3, 6), (4, 6)])
     assert_json(response, 200, body)
     got = response.json()
-    assert list(got) == ["ok", "text", "secret", "success", "failure", "critical", "fumble", "rands"]
+    assert list(got) == [
+        "ok",
+        "text",
+        "secret",
+        "success",
+        "failure",
+        "critical",
+        "fumble",
+        "rands",
+    ]
     assert got["ok"] is True and got["success"] is True and got["failure"] is False
     assert got["secret"] is False and got["critical"] is False and got["fumble"] is False
     assert got["rands"] == [
@@ -239,7 +252,9 @@ def test_time_bound_gives_503(dice) -> None:
 
 # -- original table --------------------------------------------------------------------
 
-DRINKS = "飲み物表\n1D6\n1:水\n2:緑茶\n3:麦茶\n4:コーラ\n5:オレンジジュース\n6:選ばれし者の知的飲料\n"
+DRINKS = (
+    "飲み物表\n1D6\n1:水\n2:緑茶\n3:麦茶\n4:コーラ\n5:オレンジジュース\n6:選ばれし者の知的飲料\n"
+)
 
 
 def test_original_table(client, dice) -> None:

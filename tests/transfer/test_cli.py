@@ -34,10 +34,17 @@ def test_import_udonarium_from_stdin_prints_json(udonarium_lw_zip: bytes) -> Non
     result = run("import", "udonarium", "-", "--system", "LittleWorld", stdin=udonarium_lw_zip)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["system"] == "LittleWorld" and data["abilities"] == {"体力": 3, "技巧": 5, "理知": 2}
-    assert "[mapped]" in run(
-        "import", "udonarium", "-", "-s", "LittleWorld", "--lang", "en", stdin=udonarium_lw_zip
-    ).stderr
+    assert data["system"] == "LittleWorld" and data["abilities"] == {
+        "体力": 3,
+        "技巧": 5,
+        "理知": 2,
+    }
+    assert (
+        "[mapped]"
+        in run(
+            "import", "udonarium", "-", "-s", "LittleWorld", "--lang", "en", stdin=udonarium_lw_zip
+        ).stderr
+    )
 
 
 def test_export_then_import_through_the_cli(tmp_path: Path, lw_sheet) -> None:
@@ -72,7 +79,9 @@ def test_errors_exit_1_without_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "abilities" in result.stderr
 
 
-def test_char_add_reads_tool_files(tmp_path: Path, udonarium_lw_zip: bytes, ccfolia_unmei_json: bytes) -> None:
+def test_char_add_reads_tool_files(
+    tmp_path: Path, udonarium_lw_zip: bytes, ccfolia_unmei_json: bytes
+) -> None:
     """The hook ``/char add`` uses: any character file → a sheet of the room's system."""
     from saikoro.transfer import load_character_file
 
@@ -81,6 +90,15 @@ def test_char_add_reads_tool_files(tmp_path: Path, udonarium_lw_zip: bytes, ccfo
     assert load_character_file(tmp_path / "mina.zip", "LittleWorld").abilities.技巧 == 5
     assert load_character_file(tmp_path / "garudo.json", "UnmeiD100").ac == 35
     plain = tmp_path / "plain.json"
-    plain.write_text(json.dumps({"system": "LittleWorld", "name": "素", "max_hp": 5,
-                                 "abilities": {"体力": 1, "技巧": 2, "理知": 3}}), encoding="utf-8")
+    plain.write_text(
+        json.dumps(
+            {
+                "system": "LittleWorld",
+                "name": "素",
+                "max_hp": 5,
+                "abilities": {"体力": 1, "技巧": 2, "理知": 3},
+            }
+        ),
+        encoding="utf-8",
+    )
     assert load_character_file(plain).name == "素"

@@ -11,6 +11,7 @@ from saikoro.systems.littleworld.sheet import LittleWorldSheet
 from saikoro.systems.unmeid100.sheet import UnmeiSheet
 from saikoro.transfer import import_bytes
 from saikoro.transfer.labels import TransferError
+
 from .conftest import UDONARIUM_LW_XML, zip_bytes
 
 
@@ -131,7 +132,10 @@ def test_duplicate_label_second_one_is_a_note(ccfolia_unmei: dict) -> None:
 
 
 def test_missing_required_values_give_field_level_errors() -> None:
-    piece = {"kind": "character", "data": {"name": "名無し", "params": [{"label": "体力", "value": "3"}]}}
+    piece = {
+        "kind": "character",
+        "data": {"name": "名無し", "params": [{"label": "体力", "value": "3"}]},
+    }
     with pytest.raises(SheetError) as caught:
         import_bytes(json.dumps(piece).encode(), "ccfolia", "LittleWorld")
     text = caught.value.message.both()
@@ -181,7 +185,11 @@ def test_other_systems_saikoro_block_is_kept_in_notes(unmei_sheet) -> None:
 
 def test_udonarium_zip_without_data_xml_is_a_clear_error() -> None:
     with pytest.raises(TransferError) as caught:
-        import_bytes(zip_bytes({"image.png": b"x", "a.xml": b"<a/>", "b.xml": b"<b/>"}), "udonarium", "LittleWorld")
+        import_bytes(
+            zip_bytes({"image.png": b"x", "a.xml": b"<a/>", "b.xml": b"<b/>"}),
+            "udonarium",
+            "LittleWorld",
+        )
     assert "data.xml" in caught.value.message.ja
 
 

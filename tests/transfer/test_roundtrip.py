@@ -130,7 +130,9 @@ def test_palette_commands_run(system: str, lw_sheet, unmei_sheet) -> None:
 
 
 names = st.text(
-    alphabet=st.characters(whitelist_categories=("L", "N"), max_codepoint=0x9FFF), min_size=1, max_size=8
+    alphabet=st.characters(whitelist_categories=("L", "N"), max_codepoint=0x9FFF),
+    min_size=1,
+    max_size=8,
 )
 
 

@@ -39,20 +39,22 @@ def _read_input(name: str) -> bytes:
     try:
         if name == "-":
             raw = sys.stdin.buffer.read(MAX_FILE_BYTES + 1)
+        elif Path(name).stat().st_size > MAX_FILE_BYTES:
+            raw = None
         else:
-            path = Path(name)
-            if path.stat().st_size > MAX_FILE_BYTES:
-                raw = b"x" * (MAX_FILE_BYTES + 1)
-            else:
-                raw = path.read_bytes()
+            raw = Path(name).read_bytes()
     except OSError as error:
-        raise TransferError(Message(f"{name} を読めません: {error}", f"cannot read {name}: {error}"))
-    if len(raw) > MAX_FILE_BYTES:
+        raise TransferError(
+            Message(f"{name} を読めません: {error}", f"cannot read {name}: {error}")
+        ) from None
+    if raw is None or len(raw) > MAX_FILE_BYTES:
         raise TransferError(Message(f"{name} が大きすぎます", f"{name} is too large"))
     return raw
 
 
-def _run_import(source_format: str, file: str, system: str | None, out: str | None, lang: str) -> None:
+def _run_import(
+    source_format: str, file: str, system: str | None, out: str | None, lang: str
+) -> None:
     from saikoro.sheets import dump_sheet_text, save_sheet
     from saikoro.transfer import import_bytes
 
@@ -122,7 +124,10 @@ def export_ccfolia_command(
 def export_udonarium_command(
     sheet: str = typer.Argument(..., help="saikoro sheet (.json/.yaml)"),
     out: str = typer.Option(
-        ..., "-o", "--output", help="FILE.zip (Udonarium character), FILE.xml (bare data.xml), '-' = stdout zip"
+        ...,
+        "-o",
+        "--output",
+        help="FILE.zip (Udonarium character), FILE.xml (bare data.xml), '-' = stdout zip",
     ),
 ) -> None:
     """Udonarium のキャラクター zip (data.xml 入り) を書き出す (Udonarium にドロップ)。"""
@@ -130,7 +135,11 @@ def export_udonarium_command(
 
     try:
         loaded = _load(sheet)
-        data = export_udonarium_xml(loaded) if out.lower().endswith(".xml") else export_udonarium(loaded)
+        data = (
+            export_udonarium_xml(loaded)
+            if out.lower().endswith(".xml")
+            else export_udonarium(loaded)
+        )
         if out == "-":
             sys.stdout.buffer.write(data)
             sys.stdout.flush()

@@ -78,7 +78,9 @@ def parse_table(text: str) -> OriginalTable:
     lines = [line.rstrip() for line in _LINE_BREAK.split(text)]
     lines = [line for line in lines if line]
     if len(lines) < 2:
-        raise _invalid("表の名前とダイスの行がありません", "the table needs a name line and a dice line")
+        raise _invalid(
+            "表の名前とダイスの行がありません", "the table needs a name line and a dice line"
+        )
     return OriginalTable(name=lines[0], dice=lines[1].upper(), rows=tuple(lines[2:]))
 
 

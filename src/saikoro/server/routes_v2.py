@@ -151,9 +151,7 @@ def _no_command(system_id: str, command: str | None) -> Message:
     )
 
 
-CommandQuery = Annotated[
-    str | None, Query(description="The command, e.g. `2D6>=7`")
-]
+CommandQuery = Annotated[str | None, Query(description="The command, e.g. `2D6>=7`")]
 
 
 @router.get(
@@ -176,9 +174,7 @@ async def roll_post(
     request: Request,
     id: str,  # noqa: A002
     command: Annotated[str | None, Form(description="The command")] = None,
-    command_in_query: Annotated[
-        str | None, Query(alias="command", include_in_schema=False)
-    ] = None,
+    command_in_query: Annotated[str | None, Query(alias="command", include_in_schema=False)] = None,
 ) -> JSONResponse:
     return await _roll(request, id, command if command is not None else command_in_query)
 

@@ -116,7 +116,9 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
             raise bad_file(f"{path} が大きすぎます", f"{path} is too large")
         raw = path.read_bytes()
     except OSError as error:
-        raise SheetError(Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}"))
+        raise SheetError(
+            Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}")
+        ) from None
     source_format = detect_format(path.name, raw)
     if source_format is None:
         return load_sheet(path, system)

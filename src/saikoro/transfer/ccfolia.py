@@ -28,7 +28,9 @@ def _text(value: Any) -> str:
         return str(int(value))
     if isinstance(value, (str, int, float)):
         return str(value)
-    raise bad_file(f"値 {value!r} は文字か数ではありません", f"value {value!r} is not text or a number")
+    raise bad_file(
+        f"値 {value!r} は文字か数ではありません", f"value {value!r} is not text or a number"
+    )
 
 
 def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
@@ -77,7 +79,7 @@ def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
         data = document
     if not isinstance(data, dict) or not isinstance(data.get("name", ""), str):
         raise bad_file(
-            "CCFOLIA のキャラクター ({\"kind\": \"character\", \"data\": {…}}) ではありません",
+            'CCFOLIA のキャラクター ({"kind": "character", "data": {…}}) ではありません',
             'not a CCFOLIA character ({"kind": "character", "data": {…}})',
         )
     resources = [

@@ -78,7 +78,9 @@ class Profile:
 
 
 def _hp() -> Slot:
-    return Slot("HP", ("hp",), max_path=("max_hp",), aliases=("ＨＰ", "耐久力", "生命力", "ヒットポイント"))
+    return Slot(
+        "HP", ("hp",), max_path=("max_hp",), aliases=("ＨＰ", "耐久力", "生命力", "ヒットポイント")
+    )
 
 
 # -- 帽子世界TRPG ---------------------------------------------------------------------------

@@ -67,14 +67,20 @@ def read_xml_from_zip(raw: bytes) -> bytes:
                 "the zip has no data.xml (not a Udonarium character)",
             )
         if chosen.file_size > MAX_XML_BYTES:
-            raise bad_file("data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)")
+            raise bad_file(
+                "data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)"
+            )
         try:
             with archive.open(chosen) as handle:
                 data = handle.read(MAX_XML_BYTES + 1)  # the header may lie: read bounded
         except (zipfile.BadZipFile, RuntimeError, OSError, NotImplementedError) as error:
-            raise bad_file(f"zip を展開できません: {error}", f"cannot extract the zip: {error}") from None
+            raise bad_file(
+                f"zip を展開できません: {error}", f"cannot extract the zip: {error}"
+            ) from None
         if len(data) > MAX_XML_BYTES:
-            raise bad_file("data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)")
+            raise bad_file(
+                "data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)"
+            )
         return data
 
 
@@ -182,8 +188,14 @@ def _data(parent: Any, name: str, text: str | None = None, **attrs: str) -> Any:
 def render_udonarium_xml(character: PortableCharacter) -> bytes:
     root = ElementTree.Element(
         "character",
-        {"location.name": "table", "location.x": "0", "location.y": "0", "posZ": "0",
-         "rotate": "0", "roll": "0"},
+        {
+            "location.name": "table",
+            "location.x": "0",
+            "location.y": "0",
+            "posZ": "0",
+            "rotate": "0",
+            "roll": "0",
+        },
     )
     top = _data(root, "character")
     image = _data(top, "image")
@@ -195,8 +207,13 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     if character.resources:
         section = _data(detail, RESOURCE_SECTION)
         for resource in character.resources:
-            _data(section, resource.label, resource.max, type="numberResource",
-                  currentValue=resource.value)
+            _data(
+                section,
+                resource.label,
+                resource.max,
+                type="numberResource",
+                currentValue=resource.value,
+            )
     groups: dict[str, list[Param]] = {}
     for param in character.params:
         groups.setdefault(param.where or PARAM_SECTION, []).append(param)
@@ -211,8 +228,12 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
         _data(_data(detail, INFO_SECTION), "メモ", character.memo, type="note")
     if character.extras:
         section = _data(detail, EXTRAS_SECTION)
-        _data(section, character.extras_system or "", json.dumps(
-            character.extras, ensure_ascii=False, separators=(",", ":")), type="note")
+        _data(
+            section,
+            character.extras_system or "",
+            json.dumps(character.extras, ensure_ascii=False, separators=(",", ":")),
+            type="note",
+        )
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
     palette.text = xml_text(character.palette)
     ElementTree.indent(root, space="  ")
