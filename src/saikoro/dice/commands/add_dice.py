@@ -17,6 +17,7 @@ The game system judges a comparison through ``system.check_sum`` (default 成功
 
 from __future__ import annotations
 
+import operator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,6 @@ from saikoro.dice.arith import (
     CMP_OP_TEXT,
     ParseFailure,
     TokenStream,
-    compare,
     divide,
     tokenize,
 )
@@ -46,6 +46,15 @@ def _base_check_sum() -> object:
 
 
 _BASE_CHECK_SUM = _base_check_sum()
+
+_COMPARE = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "=": operator.eq,
+    "<>": operator.ne,
+}
 
 
 class _Ctx:
@@ -95,20 +104,21 @@ class Node:
 
 
 class Num(Node):
-    __slots__ = ("literal",)
+    __slots__ = ("literal", "text")
 
     def __init__(self, literal: int) -> None:
         self.literal = literal
+        self.text = str(literal)
         self.has_dice = False
 
     def value(self, ctx: _Ctx) -> int:
         return self.literal
 
     def eval(self, ctx: _Ctx) -> tuple[int, str]:
-        return self.literal, str(self.literal)
+        return self.literal, self.text
 
     def expr(self, ctx: _Ctx) -> str:
-        return str(self.literal)
+        return self.text
 
 
 class Paren(Node):
@@ -155,7 +165,10 @@ class Chain(Node):
         value, out = self.first.eval(ctx)
         parts = [out]
         for op, node, rounding in self.rest:
-            rhs, rhs_out = node.eval(ctx)
+            if type(node) is Num:  # the common "+3": no call
+                rhs, rhs_out = node.literal, node.text
+            else:
+                rhs, rhs_out = node.eval(ctx)
             if op == "+":
                 value += rhs
             elif op == "-":
@@ -210,8 +223,12 @@ class Dice(Node):
         return ctx.system.sides_implicit_d if self.sides is None else self.sides.value(ctx)
 
     def eval(self, ctx: _Ctx) -> tuple[int, str]:
-        times = self.times.value(ctx)
-        sides = self._sides(ctx)
+        times_node, sides_node = self.times, self.sides
+        times = times_node.literal if type(times_node) is Num else times_node.value(ctx)
+        if type(sides_node) is Num:
+            sides = sides_node.literal
+        else:
+            sides = self._sides(ctx)
         if self.filter is None:
             values = ctx.roll(times, sides)
             total = sum(values)
@@ -434,7 +451,7 @@ def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollRes
             result.fumble = check.fumble
             result.rules = check.rules
         elif target is not None:  # BCDice's default: 成功/失敗 (nothing for a "?" target)
-            if compare(total, cmp_op, target):
+            if _COMPARE[cmp_op](total, target):
                 parts.append("成功")
                 result.success = True
             else:
