@@ -59,8 +59,16 @@ def context_text(odds: Odds, lang: str) -> str:
     return ", ".join(parts)
 
 
+def count_text(n: int) -> str:
+    """``1,261``; ``6.05×10^7`` past twelve digits (counts can have thousands of digits)."""
+    digits = str(n)
+    if len(digits) <= 12:
+        return f"{n:,}"
+    return f"{digits[0]}.{digits[1:3]}×10^{len(digits) - 1}"
+
+
 def method_text(odds: Odds, lang: str) -> str:
-    n = f"{odds.outcomes:,}"
+    n = count_text(odds.outcomes)
     if odds.method == "enumeration":
         return Message(
             f"厳密 (出目 {n} 通りをすべて評価)", f"exact ({n} dice sequences, every one evaluated)"
@@ -81,12 +89,18 @@ def method_text(odds: Odds, lang: str) -> str:
     ).text(lang)
 
 
+#: Wide distributions are charted without tails holding less than this on each side.
+TAIL = 1e-4
+
+
 def bins(distribution: dict[int, Any], max_bars: int = MAX_BARS) -> list[tuple[str, float]]:
-    """(label, probability) bars; wide distributions are grouped into ranges."""
+    """(label, probability) bars; wide distributions are grouped into ranges (tails cut)."""
     items = [(v, float(p)) for v, p in distribution.items()]
     if not items:
         return []
     low, high = items[0][0], items[-1][0]
+    if high - low + 1 > max_bars:
+        low, high = _trimmed(items)
     span = high - low + 1
     if span <= max_bars:
         dense = dict(items)
@@ -98,6 +112,19 @@ def bins(distribution: dict[int, Any], max_bars: int = MAX_BARS) -> list[tuple[s
         total = sum(p for v, p in items if start <= v <= end)
         grouped.append((f"{start}–{end}", total))
     return grouped
+
+
+def _trimmed(items: list[tuple[int, float]]) -> tuple[int, int]:
+    """The value range left after cutting tails that hold less than :data:`TAIL` each."""
+    low_index, mass = 0, 0.0
+    while low_index < len(items) - 1 and mass + items[low_index][1] < TAIL:
+        mass += items[low_index][1]
+        low_index += 1
+    high_index, mass = len(items) - 1, 0.0
+    while high_index > low_index and mass + items[high_index][1] < TAIL:
+        mass += items[high_index][1]
+        high_index -= 1
+    return items[low_index][0], items[high_index][0]
 
 
 def bar_lines(distribution: dict[int, Any]) -> list[str]:
