@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -60,16 +59,12 @@ class ProcessTiming:
     min_ms: float
 
 
-def per_call_us(fn: Callable[[], object], number: int, repeat: int) -> float:
-    """Best (lowest) mean time of one call over ``repeat`` batches of ``number`` calls, in µs."""
-    fn()  # warm up (imports, caches)
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best * 1e6
+def batch_us(fn: Callable[[], object], number: int) -> float:
+    """Mean time of one call over a batch of ``number`` calls, in µs."""
+    start = time.perf_counter()
+    for _ in range(number):
+        fn()
+    return (time.perf_counter() - start) / number * 1e6
 
 
 def saikoro_roller(command: str) -> Callable[[], object]:
@@ -94,17 +89,25 @@ def d20_roller(expressions: tuple[str, ...]) -> Callable[[], object]:
 
 
 def bench_mix(number: int, repeat: int) -> list[CommandTiming]:
-    timings = []
-    for command, d20_exprs in MIX:
-        timings.append(
-            CommandTiming(
-                command=command,
-                d20=" ; ".join(d20_exprs),
-                saikoro_us=per_call_us(saikoro_roller(command), number, repeat),
-                d20_us=per_call_us(d20_roller(d20_exprs), number, repeat),
-            )
-        )
-    return timings
+    """Best batch time per roll of each command in each library.
+
+    The batches are interleaved (saikoro, d20, next command, …, then again), so that a
+    change in the machine's load hits both libraries alike; the best of ``repeat``
+    batches is kept, as :mod:`timeit` advises.
+    """
+    rollers = [(saikoro_roller(c), d20_roller(e)) for c, e in MIX]
+    best = [[float("inf"), float("inf")] for _ in MIX]
+    for pair in rollers:  # warm up: imports, parse caches
+        for roll in pair:
+            roll()
+    for _ in range(repeat):
+        for i, (ours, theirs) in enumerate(rollers):
+            best[i][0] = min(best[i][0], batch_us(ours, number))
+            best[i][1] = min(best[i][1], batch_us(theirs, number))
+    return [
+        CommandTiming(command=c, d20=" ; ".join(e), saikoro_us=b[0], d20_us=b[1])
+        for (c, e), b in zip(MIX, best, strict=True)
+    ]
 
 
 def saikoro_cli() -> list[str]:
@@ -116,28 +119,31 @@ def saikoro_cli() -> list[str]:
     return [found] if found else [sys.executable, "-m", "saikoro"]
 
 
-def time_process(argv: list[str], runs: int) -> ProcessTiming:
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "0"}
-    subprocess.run(argv, capture_output=True, check=True, env=env)  # warm the bytecode cache
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(argv, capture_output=True, check=True, env=env)
-        samples.append((time.perf_counter() - start) * 1000)
+def _summary(command: str, samples: list[float]) -> ProcessTiming:
     return ProcessTiming(
-        command=" ".join(Path(argv[0]).name if i == 0 else a for i, a in enumerate(argv)),
-        runs=runs,
+        command=command,
+        runs=len(samples),
         mean_ms=statistics.fmean(samples),
-        stdev_ms=statistics.stdev(samples) if runs > 1 else 0.0,
+        stdev_ms=statistics.stdev(samples) if len(samples) > 1 else 0.0,
         min_ms=min(samples),
     )
 
 
 def bench_processes(runs: int) -> list[ProcessTiming]:
-    return [
-        time_process([sys.executable, "-c", "pass"], runs),
-        time_process([*saikoro_cli(), "roll", "2D6"], runs),
-    ]
+    """Launch ``python -c pass`` and ``saikoro roll 2D6`` alternately, ``runs`` times each."""
+    argvs = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "saikoro roll 2D6": [*saikoro_cli(), "roll", "2D6"],
+    }
+    samples: dict[str, list[float]] = {name: [] for name in argvs}
+    for argv in argvs.values():  # warm the file and bytecode caches
+        subprocess.run(argv, capture_output=True, check=True)
+    for _ in range(runs):
+        for name, argv in argvs.items():
+            start = time.perf_counter()
+            subprocess.run(argv, capture_output=True, check=True)
+            samples[name].append((time.perf_counter() - start) * 1000)
+    return [_summary(name, values) for name, values in samples.items()]
 
 
 def profile_mix(number: int) -> str:
@@ -196,8 +202,8 @@ def print_report(data: dict[str, object]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--number", type=int, default=2000, help="rolls per timing batch")
-    parser.add_argument("--repeat", type=int, default=5, help="timing batches (best is kept)")
+    parser.add_argument("--number", type=int, default=1000, help="rolls per timing batch")
+    parser.add_argument("--repeat", type=int, default=9, help="timing batches (best is kept)")
     parser.add_argument("--runs", type=int, default=20, help="process launches to average")
     parser.add_argument("--quick", action="store_true", help="--number 300 --repeat 3 --runs 5")
     parser.add_argument("--no-process", action="store_true", help="skip the process timings")
