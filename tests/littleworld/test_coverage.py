@@ -37,3 +37,11 @@ def test_reference_lists_every_rule_with_its_status(shared: Path) -> None:
         if line.startswith("| LW-") and "implemented" in line
     }
     assert table == spec_ids
+
+
+def test_reference_documents_every_setting() -> None:
+    from saikoro.systems.littleworld.settings import LittleWorldSettings
+
+    doc = (REPO / "docs" / "rules" / "LittleWorld.md").read_text(encoding="utf-8")
+    missing = [name for name in LittleWorldSettings.model_fields if f"| `{name}` |" not in doc]
+    assert missing == []
