@@ -50,9 +50,10 @@ def odds(
 ) -> Odds:
     """The probabilities of ``command``'s outcomes in ``system`` (see :class:`Odds`).
 
-    ``method`` forces ``enumeration``, ``convolution`` or ``monte-carlo`` (``auto``
-    picks, see the module doc). ``limit`` caps the sequences enumerated; ``samples``
-    and ``seed`` drive Monte Carlo. Raises :class:`saikoro.errors.SaikoroError` for
+    ``method`` forces ``enumeration``, ``convolution``, ``multiset`` or ``monte-carlo``
+    (``auto`` picks, see the module doc). ``limit`` caps the sequences enumerated;
+    ``samples`` (fewer when runs roll very many dice, see
+    :func:`montecarlo.affordable_samples`) and ``seed`` drive Monte Carlo. Raises :class:`saikoro.errors.SaikoroError` for
     unknown systems, text that is not a command, or a method that cannot apply.
     """
     if method not in METHODS:
@@ -67,12 +68,14 @@ def odds(
             Message("試行回数と上限は 1 以上です", "samples and limit must be at least 1")
         )
     run = make_runner(command, system)
-    probe = run(SeededSource(seed))
+    counter = _Counting(SeededSource(seed))
+    probe = run(counter)
     if probe is None:
         raise NotACommandError(command, system)
 
     if method == "monte-carlo":
-        return _from_sample(run, montecarlo.sample_outcomes(run, samples, seed))
+        n = montecarlo.affordable_samples(samples, counter.dice)
+        return _from_sample(run, montecarlo.sample_outcomes(run, n, seed))
     if method == "convolution":
         plain = _plain_sum(run)
         if plain is None or plain.work > convolution.WORK_LIMIT:
@@ -117,8 +120,20 @@ def odds(
             return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
         except enumeration.TreeTooLarge:
             pass
-    n = montecarlo.affordable_samples(samples, estimate.most_dice)
+    n = montecarlo.affordable_samples(samples, max(estimate.most_dice, counter.dice))
     return _from_sample(run, montecarlo.sample_outcomes(run, n, seed))
+
+
+class _Counting:
+    """A dice source that counts the dice it gives."""
+
+    def __init__(self, source: SeededSource) -> None:
+        self.source = source
+        self.dice = 0
+
+    def roll(self, sides: int) -> int:
+        self.dice += 1
+        return self.source.roll(sides)
 
 
 def _plain_sum(run: Runner) -> convolution.PlainSum | None:
