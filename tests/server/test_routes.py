@@ -355,3 +355,15 @@ def test_get_fast_path_answers_as_the_post_route(client, dice, system_id, comman
     assert (got.status_code, got.json()) == (posted.status_code, posted.json())
     assert got.headers["content-type"] == posted.headers["content-type"] == "application/json"
     assert_cors(got)
+
+
+def test_roll_post_multipart_form(client, dice) -> None:
+    """Sinatra (BCDice-API) also reads multipart forms; so does saikoro."""
+    dice.next = [(4, 6)]
+    response = client.post(
+        "/v2/game_system/DiceBot/roll",
+        data={"command": "1D6"},
+        files={"attachment": ("note.txt", b"ignored", "text/plain")},
+    )
+    assert response.headers["content-type"] == "application/json"
+    assert_json(response, 200, expected_roll("1D6", "DiceBot", [(4, 6)]))

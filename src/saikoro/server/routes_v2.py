@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource, Randomizer, RandomSource
-from saikoro.errors import SaikoroError, UnsupportedCommandError, UnsupportedSystemError
+from saikoro.errors import SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message
 from saikoro.server import schemas
 
@@ -197,4 +197,4 @@ async def original_table(
     return JSONResponse({"ok": True, "text": result.text, "rands": result.to_json()["rands"]})
 
 
-__all__ = ["router", "admin_info", "UnsupportedSystemError"]
+__all__ = ["router", "admin_info", "roll_body", "RollTimeoutError"]
