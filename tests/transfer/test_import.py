@@ -222,3 +222,11 @@ def test_not_a_udonarium_character(xml: bytes) -> None:
 def test_not_a_ccfolia_character(text: bytes) -> None:
     with pytest.raises(TransferError):
         import_bytes(text, "ccfolia", "LittleWorld")
+
+
+def test_udonarium_palette_dicebot_chooses_the_system() -> None:
+    xml = UDONARIUM_LW_XML.replace('dicebot="DiceBot"', 'dicebot="LittleWorld"').encode()
+    sheet, report = import_bytes(xml, "udonarium", None)
+    assert sheet.system == "LittleWorld" and report.system == "LittleWorld"
+    with pytest.raises(TransferError):
+        import_bytes(UDONARIUM_LW_XML.encode(), "udonarium", None)  # DiceBot: no sheet

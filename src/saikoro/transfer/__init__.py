@@ -54,12 +54,16 @@ def import_bytes(
 ) -> tuple[SheetBase, ImportReport]:
     """A Udonarium or CCFOLIA character's bytes → a sheet of ``system`` and the report.
 
-    ``system`` may be omitted for a file saikoro exported (it names its system).
+    ``system`` may be omitted for a file saikoro exported (it names its system) and for a
+    Udonarium piece whose chat palette's ``dicebot`` is a saikoro system.
     """
     from saikoro.transfer.mapping import import_character
 
+    from saikoro.sheets import SHEET_CLASSES
+
     character = parse_character(raw, source_format)
-    system = system or character.extras_system
+    palette_system = character.dicebot if character.dicebot in SHEET_CLASSES else None
+    system = system or character.extras_system or palette_system
     if not system:
         raise TransferError(
             Message(
