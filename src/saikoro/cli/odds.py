@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from typing import Annotated, Optional
 
 import typer
@@ -41,7 +42,8 @@ def register(app: typer.Typer) -> None:
                     reason="no command",
                 )
             text = " ".join(command)
-            result = compute_odds(text, system, method=method, samples=samples, seed=seed)
+            with _spinner():
+                result = compute_odds(text, system, method=method, samples=samples, seed=seed)
             if plot is not None:
                 from saikoro.odds.plot import write_plot
 
@@ -61,3 +63,12 @@ def register(app: typer.Typer) -> None:
         from saikoro.odds.render import render
 
         render(result, Console(), "en" if lang.lower().startswith("en") else "ja")
+
+
+def _spinner() -> AbstractContextManager[object]:
+    """A "computing…" spinner on an interactive stderr (10⁶ sequences take seconds)."""
+    if not sys.stderr.isatty():
+        return nullcontext()
+    from rich.console import Console
+
+    return Console(stderr=True).status("計算中… / computing…")
