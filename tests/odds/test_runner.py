@@ -1,0 +1,45 @@
+"""The odds runner evaluates exactly as the engine does for a roll."""
+
+from __future__ import annotations
+
+import pytest
+
+from saikoro.dice import engine
+from saikoro.dice.randomizer import Randomizer, SeededSource
+from saikoro.odds.runner import LeanRandomizer, make_runner
+from saikoro.systems import systems
+
+
+@pytest.mark.parametrize(
+    ("command", "system"),
+    [
+        ("4D6KH3+2>=12", "DiceBot"),
+        ("x3 2D6", "DiceBot"),
+        ("D66", "DiceBot"),
+        ("3U6[5]", "DiceBot"),
+        ("1D99999", "DiceBot"),
+        ("LWA5-3", "LittleWorld"),
+        ("LWO1-2", "LittleWorld"),
+        ("MG70,40,15,O,H", "UnmeiD100"),
+        ("GROW50,30", "UnmeiD100"),
+    ],
+)
+def test_lean_randomizer_gives_the_same_results(command, system):
+    game = systems.get_system(system)
+    run = make_runner(command, system)
+    for seed in range(20):
+        real = Randomizer(SeededSource(seed))
+        lean = LeanRandomizer(SeededSource(seed))
+        a = engine.evaluate(command, game, real)
+        b = engine.evaluate(command, game, lean)
+        assert a == b
+        assert real.rands == lean.rands and real.limits_hit == lean.limits_hit
+        c = run(SeededSource(seed))  # what odds runs: the normalized text, once
+        assert (c.text, c.success, c.failure, c.critical, c.fumble, c.value) == (
+            a.text,
+            a.success,
+            a.failure,
+            a.critical,
+            a.fumble,
+            a.value,
+        )
