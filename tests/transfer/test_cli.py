@@ -102,3 +102,21 @@ def test_char_add_reads_tool_files(
         encoding="utf-8",
     )
     assert load_character_file(plain).name == "素"
+
+
+def test_table_dispatcher_hook(
+    tmp_path: Path, udonarium_lw_zip: bytes, ccfolia_unmei_json: bytes
+) -> None:
+    """``saikoro.table.dispatch`` asks ``saikoro.transfer`` for tool files (``/char add``)."""
+    import saikoro.transfer
+    from saikoro.table import dispatch
+
+    saikoro.transfer._register_with_table()  # what importing it does once dispatch is loaded
+    assert {".zip", ".xml", ".json"} <= set(dispatch.SHEET_IMPORTERS)
+    (tmp_path / "mina.zip").write_bytes(udonarium_lw_zip)
+    (tmp_path / "garudo.json").write_bytes(ccfolia_unmei_json)
+    assert (
+        dispatch.load_character_file(tmp_path / "mina.zip", "LittleWorld").name
+        == "ミナ・クロックワーク"
+    )
+    assert dispatch.load_character_file(tmp_path / "garudo.json", "UnmeiD100").name == "ガルド"
