@@ -367,3 +367,21 @@ def test_roll_post_multipart_form(client, dice) -> None:
     )
     assert response.headers["content-type"] == "application/json"
     assert_json(response, 200, expected_roll("1D6", "DiceBot", [(4, 6)]))
+
+
+def test_chunked_request_too_large(client) -> None:
+    """A body without Content-Length is counted while it streams."""
+
+    def chunks():  # type: ignore[no-untyped-def]
+        yield b"table="
+        for _ in range(100):
+            yield b"x" * 1000
+
+    response = client.post(
+        "/v2/original_table",
+        content=chunks(),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 413
+    assert response.json()["reason"] == "request too large"
+    assert_cors(response)

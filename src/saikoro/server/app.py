@@ -62,6 +62,8 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     if error.status_code in (404, 405):
         return _error(404, "not found")
+    if error.status_code == 413:  # a chunked body that streamed past the bound
+        return _error(413, "request too large", str(error.detail))
     return _error(error.status_code, "bad request", str(error.detail))
 
 

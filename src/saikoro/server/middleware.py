@@ -14,6 +14,8 @@ import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from starlette.exceptions import HTTPException
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -88,8 +90,18 @@ class OpenCorsMiddleware:
                 await send_json(send, 500, error_body("internal error"), CORS_HEADERS)
 
 
-class RequestTooLarge(Exception):
-    pass
+class RequestTooLarge(HTTPException):
+    """Raised while a chunked body streams past the bound (an HTTP 413 for the app's handler)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(413, too_large_message(max_bytes))
+
+
+def too_large_message(max_bytes: int) -> str:
+    return (
+        f"リクエストが大きすぎます ({max_bytes} バイトまで)"
+        f" / request body is too large (at most {max_bytes} bytes)"
+    )
 
 
 class BodyLimitMiddleware:
@@ -103,11 +115,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        message = error_body(
-            "request too large",
-            f"リクエストが大きすぎます ({self.max_bytes} バイトまで)"
-            f" / request body is too large (at most {self.max_bytes} bytes)",
-        )
+        message = error_body("request too large", too_large_message(self.max_bytes))
         for name, value in scope.get("headers") or []:
             if name.lower() == b"content-length":
                 try:
@@ -127,7 +135,7 @@ class BodyLimitMiddleware:
             if event["type"] == "http.request":
                 seen += len(event.get("body", b""))
                 if seen > self.max_bytes:
-                    raise RequestTooLarge
+                    raise RequestTooLarge(self.max_bytes)
             return event
 
         async def tracking_send(event: Message) -> None:
