@@ -24,6 +24,7 @@ def _littleworld(sheet: SheetBase) -> list[str]:
     for name, value in abilities.items():
         dice = "1D6" if value == 1 else "2D6"  # LW-CHECK-02: an ability of 1 rolls 1D6
         stock.append(f"{dice}+{{{name}}} 【{name}】判定")
+        stock.append(f"{dice}+{{{name}}}>=10 【{name}】判定 目標値10")
     stock.append("2D6 ダメージ計算用")
     own = [SAIKORO_HEADER]
     own += [f"LW{{{name}}} 【{name}】判定" for name in abilities]
