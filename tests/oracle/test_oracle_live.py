@@ -90,7 +90,7 @@ def test_oracle_passes_bcdice_conformance_data(shared: Path) -> None:
 
 def test_saikoro_agrees_with_live_bcdice() -> None:
     cases = [c.to_json() for c in generate(SEED, COUNT)]
-    expected = record(cases, seed_base=SEED * 7919 % 2**31)
+    expected = record(cases, seed_base=SEED * 2654435761 % 2**31)  # far-apart dice seeds
     report = compare_cases(
         {**case, "expected": answer} for case, answer in zip(cases, expected, strict=True)
     )
