@@ -29,5 +29,7 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         module, attr = _LAZY[name]
-        return getattr(importlib.import_module(module), attr)
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value  # later look-ups skip this function
+        return value
     raise AttributeError(f"module 'saikoro' has no attribute {name!r}")

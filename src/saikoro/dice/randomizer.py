@@ -10,10 +10,10 @@ in one command — so that no input can hang the process.
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable, Iterable
+from typing import NamedTuple, Protocol
 
 from saikoro.errors import DiceInputError, SaikoroError, ScriptedDiceError
 from saikoro.i18n import Message
@@ -23,9 +23,8 @@ UPPER_LIMIT_DICE_SIDES = 10000
 UPPER_LIMIT_RANDS = 10000
 
 
-@dataclass(frozen=True)
-class Die:
-    """One die as rolled: BCDice-API's ``{kind, sides, value}``.
+class Die(NamedTuple):
+    """One die as rolled: BCDice-API's ``{kind, sides, value}`` (a named tuple: cheap to make).
 
     ``kind`` is ``normal``, ``tens_d10`` (a d10 read as 0–90) or ``d9`` (a d10 read as 0–9).
     """
@@ -44,14 +43,19 @@ class DiceSource(Protocol):
     def roll(self, sides: int) -> int: ...
 
 
+#: One generator per process, seeded from the OS's cryptographic source (os.urandom):
+#: as unpredictable to players as SystemRandom, without a system call per die.
+_PROCESS_RNG = random.Random(int.from_bytes(os.urandom(32), "big"))
+
+
 class RandomSource:
-    """Dice from the OS's cryptographic random source (the default)."""
+    """Dice from a generator cryptographically seeded by the OS (the default)."""
 
     def __init__(self) -> None:
-        self._rng = random.SystemRandom()
+        self.roll_below = _PROCESS_RNG._randbelow  # 0..n-1, uniform, no argument checks
 
     def roll(self, sides: int) -> int:
-        return self._rng.randint(1, sides)
+        return self.roll_below(sides) + 1
 
 
 class SeededSource:
@@ -240,7 +244,14 @@ class Randomizer:
             if times > UPPER_LIMIT_DICE_TIMES:
                 self._hit("times")
             return []
-        return [self.roll_once(sides) for _ in range(times)]
+        if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
+            self._hit("sides")
+            return [0] * times
+        roll = self.source.roll
+        values = [roll(sides) for _ in range(times)]
+        self._count += times
+        self.rands.extend(Die("normal", sides, value) for value in values)
+        return values
 
     def roll_sum(self, times: int, sides: int) -> int:
         return sum(self.roll_barabara(times, sides))
@@ -271,7 +282,3 @@ class Randomizer:
             dice.sort(reverse=True)
         return dice[0] * 10 + dice[1]
 
-
-def scripted(rands: Sequence[tuple[int, int]] | None) -> DiceSource:
-    """A scripted source for ``rands``, or the random source when ``rands`` is None."""
-    return RandomSource() if rands is None else ScriptedSource(rands)

@@ -8,6 +8,8 @@ is never touched.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from collections.abc import Iterator, Mapping
 
 from saikoro.errors import UnsupportedSystemError
@@ -65,5 +67,30 @@ class SystemRegistry(Mapping[str, GameSystem]):
 
 
 systems = SystemRegistry(_BUILTIN)
+
+# Importing this package sets the attribute ``saikoro.systems`` to the *module*, which
+# shadows the registry that ``saikoro/__init__.py`` re-exports under the same name. So
+# the module itself acts as the registry: ``saikoro.systems["LittleWorld"]`` works either way.
+get_system = systems.get_system
+register = systems.register
+sorted_by_sort_key = systems.sorted_by_sort_key
+keys, values, items, get = systems.keys, systems.values, systems.items, systems.get
+
+
+class _RegistryModule(types.ModuleType):
+    def __getitem__(self, system_id: str) -> GameSystem:
+        return systems[system_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(systems)
+
+    def __len__(self) -> int:
+        return len(systems)
+
+    def __contains__(self, system_id: object) -> bool:
+        return system_id in systems
+
+
+sys.modules[__name__].__class__ = _RegistryModule
 
 __all__ = ["GameSystem", "SystemRegistry", "systems"]
