@@ -155,3 +155,17 @@ def test_roundtrip_property(name, abilities, max_hp, notes, cards, fmt) -> None:
         notes=notes,
     )
     assert roundtrip(sheet, fmt) == sheet
+
+
+@pytest.mark.parametrize("fmt", ["ccfolia", "udonarium"])
+@pytest.mark.parametrize("text", ["\x1f\x85", "a\u2028b", "tab\there", " spaced ", "", "a\r\nb"])
+def test_odd_note_texts_roundtrip(lw_sheet, fmt: str, text: str) -> None:
+    sheet = lw_sheet.model_copy(update={"notes": {"メモ欄": text, "x": "y"}})
+    assert roundtrip(sheet, fmt) == sheet
+
+
+@pytest.mark.parametrize("fmt", ["ccfolia", "udonarium"])
+def test_unwritable_characters_stay_exact(lw_sheet, fmt: str) -> None:
+    """A lone surrogate or U+FFFE (from a hand-edited JSON sheet) neither breaks nor is lost."""
+    sheet = lw_sheet.model_copy(update={"notes": {"壊れた": "a\ud800b\ufffe"}})
+    assert roundtrip(sheet, fmt) == sheet

@@ -57,9 +57,8 @@ def import_bytes(
     ``system`` may be omitted for a file saikoro exported (it names its system) and for a
     Udonarium piece whose chat palette's ``dicebot`` is a saikoro system.
     """
-    from saikoro.transfer.mapping import import_character
-
     from saikoro.sheets import SHEET_CLASSES
+    from saikoro.transfer.mapping import import_character
 
     character = parse_character(raw, source_format)
     palette_system = character.dicebot if character.dicebot in SHEET_CLASSES else None

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from saikoro.transfer.labels import bad_file, format_value
+from saikoro.transfer.labels import bad_file, dump_json, format_value
 from saikoro.transfer.model import Param, PortableCharacter, Resource
 
 MAX_BYTES = 5 * 1024 * 1024
@@ -36,7 +36,7 @@ def _text(value: Any) -> str:
 def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
     """The memo without saikoro's line, and that line's system and data."""
     kept, system, extras = [], None, None
-    for line in memo.splitlines():
+    for line in memo.split("\n"):  # not splitlines(): the JSON may hold U+0085, U+2028…
         match = _EXTRAS_LINE.match(line.strip())
         if match and extras is None:
             try:
@@ -51,7 +51,7 @@ def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
 
 
 def extras_line(system: str, extras: dict[str, Any]) -> str:
-    return f"[saikoro:{system}] " + json.dumps(extras, ensure_ascii=False, separators=(",", ":"))
+    return f"[saikoro:{system}] " + dump_json(extras, separators=(",", ":"))
 
 
 def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
@@ -141,4 +141,4 @@ def render_ccfolia(character: PortableCharacter) -> str:
         "invisible": False,
         "hideStatus": False,
     }
-    return json.dumps({"kind": "character", "data": data}, ensure_ascii=False, indent=2)
+    return dump_json({"kind": "character", "data": data}, indent=2)

@@ -6,8 +6,10 @@ Labels are compared after NFKC (full-width → half-width), with brackets such a
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from typing import Any
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -59,6 +61,17 @@ def format_value(value: object) -> str:
     if value is None:
         return ""
     return str(value)
+
+
+def dump_json(value: object, **options: Any) -> str:
+    """JSON with Japanese kept readable; all-ASCII escapes when the text is not valid UTF-8
+    (a lone surrogate), so writing it can never fail."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(value, ensure_ascii=True, **options)
+    return text
 
 
 def bad_file(ja: str, en: str) -> TransferError:

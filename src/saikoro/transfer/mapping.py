@@ -10,13 +10,12 @@ the block. A label no slot knows becomes a note (``notes[label]``); nothing is d
 from __future__ import annotations
 
 import copy
-import json
 import re
 from typing import Any
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
-from saikoro.transfer.labels import format_value, norm_label
+from saikoro.transfer.labels import dump_json, format_value, norm_label
 from saikoro.transfer.model import ImportReport, Param, PortableCharacter, Resource
 from saikoro.transfer.palette import build_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
@@ -113,7 +112,7 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     )
 
 
-_UNPORTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_UNPORTABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 
 
 def portable(text: str) -> bool:
@@ -148,7 +147,7 @@ def import_character(
             )
     notes: dict[str, str] = dict(data.pop("notes", {}) or {})
     if character.extras is not None and character.extras_system != system:
-        _add_note(notes, "saikoro", json.dumps(character.extras, ensure_ascii=False))
+        _add_note(notes, "saikoro", dump_json(character.extras))
     data["name"] = character.name.strip() or "?"
     report.add("name", "name", "mapped")
 

@@ -31,7 +31,7 @@ import zipfile
 from typing import Any
 from xml.etree import ElementTree
 
-from saikoro.transfer.labels import bad_file
+from saikoro.transfer.labels import bad_file, dump_json
 from saikoro.transfer.model import Param, PortableCharacter, Resource
 
 MAX_XML_BYTES = 5 * 1024 * 1024
@@ -228,12 +228,10 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
         _data(_data(detail, INFO_SECTION), "メモ", character.memo, type="note")
     if character.extras:
         section = _data(detail, EXTRAS_SECTION)
-        _data(
-            section,
-            character.extras_system or "",
-            json.dumps(character.extras, ensure_ascii=False, separators=(",", ":")),
-            type="note",
-        )
+        block = dump_json(character.extras, separators=(",", ":"))
+        if _XML_FORBIDDEN.search(block):  # keep it exact: escape everything non-ASCII
+            block = json.dumps(character.extras, separators=(",", ":"))
+        _data(section, character.extras_system or "", block, type="note")
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
     palette.text = xml_text(character.palette)
     ElementTree.indent(root, space="  ")
