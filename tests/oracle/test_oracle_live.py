@@ -1,7 +1,8 @@
 """saikoro against the live BCDice oracle (npm ``bcdice`` run by Node).
 
 Runs when ``node`` and ``tools/oracle/node_modules`` exist (CI: ``npm ci --prefix
-tools/oracle``); otherwise skips, saying so. Checks the harness on BCDice alone
+tools/oracle``); otherwise skips, saying so — except in CI (``CI`` set), where a missing
+oracle fails, as a missing PostgreSQL does. Checks the harness on BCDice alone
 (scripted dice fed and checked, record/replay consistent, BCDice's own conformance
 data passes), then fresh random commands: BCDice records the dice, saikoro replays
 them and must agree in at least 99 % of cases.
@@ -22,7 +23,15 @@ from oracle_compare import compare_cases, oracle_unavailable_reason, record, run
 from oracle_gen import generate
 
 _REASON = oracle_unavailable_reason()
-pytestmark = pytest.mark.skipif(_REASON is not None, reason=f"live BCDice oracle: {_REASON}")
+
+
+@pytest.fixture(autouse=True)
+def _live_oracle() -> None:
+    if _REASON is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI needs the live BCDice oracle: {_REASON}")
+        pytest.skip(f"live BCDice oracle: {_REASON}")
+
 
 SEED = int(os.environ.get("SAIKORO_ORACLE_SEED", "7"))
 COUNT = int(os.environ.get("SAIKORO_ORACLE_COUNT", "1000"))
