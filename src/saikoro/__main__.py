@@ -1,3 +1,3 @@
-from saikoro.cli.main import main
+from saikoro.cli import run_cli
 
-main()
+run_cli()

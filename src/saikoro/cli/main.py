@@ -10,7 +10,10 @@ import importlib
 
 import typer
 
-SUBCOMMAND_MODULES = ("roll", "play", "serve", "transfer", "odds", "rules")
+from saikoro.cli.roll import ROLL_HELP
+from saikoro.cli.roll import run as run_roll
+
+SUBCOMMAND_MODULES = ("play", "serve", "transfer", "odds", "rules")
 
 app = typer.Typer(
     name="saikoro",
@@ -41,9 +44,21 @@ def _default(
             raise typer.Exit(1) from None
 
 
+@app.command(
+    help=ROLL_HELP + " Options: see `saikoro roll --help`.",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+    add_help_option=False,
+)
+def roll(ctx: typer.Context) -> None:
+    """``saikoro roll`` is argparse-based (fast start-up); Typer only forwards to it."""
+    raise typer.Exit(run_roll(list(ctx.args)))
+
+
 for _name in SUBCOMMAND_MODULES:
     importlib.import_module(f"saikoro.cli.{_name}").register(app)
 
 
 def main() -> None:
-    app()
+    from saikoro.cli import run_cli
+
+    run_cli()

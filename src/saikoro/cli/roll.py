@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Optional
-
-import typer
+from typing import Any
 
 from saikoro.errors import SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message
@@ -120,47 +119,55 @@ def _open_lines(batch: str) -> Iterator[str]:
         ) from None
 
 
-def register(app: typer.Typer) -> None:
-    @app.command()
-    def roll(
-        command: Optional[list[str]] = typer.Argument(  # noqa: UP045 (Typer needs Optional)
-            None, help="BCDice command, e.g. 2D6>=7 (quote it, or words are joined by spaces)"
-        ),
-        system: str = typer.Option("DiceBot", "--system", "-s", help="game system ID"),
-        rands: Optional[str] = typer.Option(  # noqa: UP045
-            None, "--rands", help="scripted dice VALUE/SIDES,…: 3/6,4/6 = a 3 then a 4 on d6"
-        ),
-        as_json: bool = typer.Option(False, "--json", help="BCDice-API v2 JSON output"),
-        batch: Optional[str] = typer.Option(  # noqa: UP045
-            None, "--batch", help="JSON lines file ('-' = stdin): one answer line per line"
-        ),
-        manual: bool = typer.Option(False, "--manual", help="type in each die (physical dice)"),
-        lang: str = typer.Option("ja", "--lang", help="ja or en (human output)"),
-    ) -> None:
-        """Roll one command (ダイスを振る). Exit status 1 when it is not a command or has an error."""
-        from saikoro.dice.randomizer import ManualSource, parse_rands
+ROLL_HELP = "Roll one command (ダイスを振る), or a batch of JSON lines, in BCDice-API's JSON shape."
 
-        try:
-            if batch is not None:
-                for answer in run_batch(_open_lines(batch)):
-                    print(json.dumps(answer, ensure_ascii=False), flush=True)
-                return
-            if not command:
-                raise SaikoroError(Message("コマンドを指定してください", "give a command to roll"))
-            text = " ".join(command)
-            scripted = parse_rands(rands) if rands is not None else None
-            if as_json:
-                answer = roll_json(text, system, scripted)
-                print(json.dumps(answer, ensure_ascii=False))
-                raise typer.Exit(0 if answer["ok"] else 1)
-            source = ManualSource(ask_die) if manual else None
-            print_human(text, system, lang, scripted, source)
-        except SaikoroError as error:
-            if as_json:
-                print(json.dumps(error_json(error), ensure_ascii=False))
-            else:
-                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
-            raise typer.Exit(1) from None
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="saikoro roll",
+        description=ROLL_HELP + " Exit status 1 when it is not a command or has an error"
+        " (a batch always exits 0).",
+    )
+    parser.add_argument(
+        "command", nargs="*", help="BCDice command, e.g. 2D6>=7 (words are joined by spaces)"
+    )
+    parser.add_argument("--system", "-s", default="DiceBot", help="game system ID (DiceBot)")
+    parser.add_argument(
+        "--rands", help="scripted dice VALUE/SIDES,…: 3/6,4/6 = a 3 then a 4 on d6"
+    )
+    parser.add_argument("--json", dest="as_json", action="store_true", help="BCDice-API v2 JSON")
+    parser.add_argument("--batch", help="JSON lines file ('-' = stdin): one answer line per line")
+    parser.add_argument("--manual", action="store_true", help="type in each die (physical dice)")
+    parser.add_argument("--lang", default="ja", choices=("ja", "en"), help="human output language")
+    return parser
+
+
+def run(argv: list[str]) -> int:
+    """``saikoro roll`` without Typer: this path is kept light, since start-up time counts."""
+    from saikoro.dice.randomizer import ManualSource, parse_rands
+
+    args = build_parser().parse_args(argv)
+    try:
+        if args.batch is not None:
+            for answer in run_batch(_open_lines(args.batch)):
+                print(json.dumps(answer, ensure_ascii=False), flush=True)
+            return 0
+        if not args.command:
+            raise SaikoroError(Message("コマンドを指定してください", "give a command to roll"))
+        text = " ".join(args.command)
+        scripted = parse_rands(args.rands) if args.rands is not None else None
+        if args.as_json:
+            answer = roll_json(text, args.system, scripted)
+            print(json.dumps(answer, ensure_ascii=False))
+            return 0 if answer["ok"] else 1
+        source = ManualSource(ask_die) if args.manual else None
+        return print_human(text, args.system, args.lang, scripted, source)
+    except SaikoroError as error:
+        if args.as_json:
+            print(json.dumps(error_json(error), ensure_ascii=False))
+        else:
+            print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+        return 1
 
 
 def ask_die(sides: int) -> int:
