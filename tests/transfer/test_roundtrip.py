@@ -134,18 +134,23 @@ names = st.text(
     min_size=1,
     max_size=8,
 )
+any_name = st.text(min_size=1, max_size=8).filter(str.strip)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
-    name=names,
+    name=st.one_of(names, any_name),
     abilities=st.tuples(*[st.integers(1, 30)] * 3),
     max_hp=st.integers(1, 99),
-    notes=st.dictionaries(names, st.text(max_size=20), max_size=4),
+    notes=st.dictionaries(
+        st.one_of(names, st.text(min_size=1, max_size=6)), st.text(max_size=20), max_size=4
+    ),
     cards=st.lists(names, max_size=3),
+    player=st.text(max_size=8),
+    life_path=st.text(max_size=8),
     fmt=st.sampled_from(["ccfolia", "udonarium"]),
 )
-def test_roundtrip_property(name, abilities, max_hp, notes, cards, fmt) -> None:
+def test_roundtrip_property(name, abilities, max_hp, notes, cards, player, life_path, fmt) -> None:
     sheet = LittleWorldSheet(
         name=name,
         max_hp=max_hp,
@@ -153,6 +158,8 @@ def test_roundtrip_property(name, abilities, max_hp, notes, cards, fmt) -> None:
         abilities=dict(zip(("体力", "技巧", "理知"), abilities, strict=True)),
         skill_cards=cards,
         notes=notes,
+        player=player,
+        life_path=life_path,
     )
     assert roundtrip(sheet, fmt) == sheet
 

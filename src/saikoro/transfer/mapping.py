@@ -78,10 +78,10 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     resources: list[Resource] = []
     params: list[Param] = []
     for slot in profile.export_slots(dump):
-        covered.add(slot.path)
         value = get_path(dump, slot.path)
         if isinstance(value, str) and not portable(value):
             continue  # stays in saikoro's block, exactly
+        covered.add(slot.path)
         if slot.max_path:
             covered.add(slot.max_path)
             maximum = get_path(dump, slot.max_path)
@@ -89,6 +89,8 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         elif not (slot.optional and value is None):
             params.append(Param(slot.label, format_value(value)))
 
+    if not portable(sheet.name):
+        covered.discard(("name",))  # the block keeps it exactly; the tools get a cleaned copy
     kept_notes: dict[str, str] = {}
     for key, text in sheet.notes.items():
         if not (portable(text) and portable(key) and key == key.strip() and key) or (
@@ -120,6 +122,10 @@ def portable(text: str) -> bool:
     return _UNPORTABLE.search(text) is None
 
 
+def _cleaned(text: str) -> str:
+    return _UNPORTABLE.sub("", text).strip()
+
+
 def _reserved(label: str) -> bool:
     return norm_label(label) in {norm_label(MEMO_NOTE), norm_label(PALETTE_NOTE)}
 
@@ -148,7 +154,11 @@ def import_character(
     notes: dict[str, str] = dict(data.pop("notes", {}) or {})
     if character.extras is not None and character.extras_system != system:
         _add_note(notes, "saikoro", dump_json(character.extras))
-    data["name"] = character.name.strip() or "?"
+    exact_name = data.pop("name", None)
+    if isinstance(exact_name, str) and _cleaned(exact_name) == _cleaned(character.name):
+        data["name"] = exact_name  # the tool showed a cleaned copy of it, unchanged
+    else:
+        data["name"] = character.name if character.name.strip() else "?"
     report.add("name", "name", "mapped")
 
     labels = {norm_label(r.label) for r in character.resources}

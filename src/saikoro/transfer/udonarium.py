@@ -108,7 +108,7 @@ def parse_udonarium(raw: bytes) -> PortableCharacter:
             name = leaf.get("name", "")
             text = leaf.text or ""
             if name == "name":
-                result.name = text.strip()
+                result.name = text
             elif name != "size":
                 result.params.append(Param(name, text, where="common"))
     detail = _child(top, "detail")
