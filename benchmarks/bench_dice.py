@@ -179,7 +179,8 @@ def report(timings: list[CommandTiming], processes: list[ProcessTiming]) -> dict
 
 def print_report(data: dict[str, object]) -> None:
     print(f"Per-roll time, best of repeats (Python {data['python']})")
-    print(f"{'saikoro command':<14} {'d20 equivalent':<20} {'saikoro µs':>11} {'d20 µs':>9} {'ratio':>6}")
+    header = ("saikoro command", "d20 equivalent", "saikoro µs", "d20 µs", "ratio")
+    print(f"{header[0]:<14} {header[1]:<20} {header[2]:>11} {header[3]:>9} {header[4]:>6}")
     for t in data["commands"]:  # type: ignore[union-attr]
         print(
             f"{t['command']:<14} {t['d20']:<20} {t['saikoro_us']:>11.1f} {t['d20_us']:>9.1f}"
@@ -208,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="--number 300 --repeat 3 --runs 5")
     parser.add_argument("--no-process", action="store_true", help="skip the process timings")
     parser.add_argument("--json", type=Path, help="also write the figures to this JSON file")
-    parser.add_argument("--profile", action="store_true", help="print saikoro's cProfile on the mix")
+    parser.add_argument(
+        "--profile", action="store_true", help="print saikoro's cProfile on the mix"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.number, args.repeat, args.runs = 300, 3, 5
@@ -221,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     data = report(timings, processes)
     print_report(data)
     if args.json:
-        args.json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        args.json.write_text(
+            json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     return 0
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from oracle_compare import FLAGS, compare_cases, differences, ruby_text, texts_agree
 
 RESULT = {

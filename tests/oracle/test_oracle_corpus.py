@@ -13,7 +13,6 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from oracle_compare import Report, compare_cases
 from oracle_gen import Generator, generate
 

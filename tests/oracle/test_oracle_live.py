@@ -18,7 +18,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from oracle_compare import compare_cases, oracle_unavailable_reason, record, run_oracle
 from oracle_gen import generate
 
@@ -89,7 +88,10 @@ def test_oracle_passes_bcdice_conformance_data(shared: Path) -> None:
             continue
         expected = {
             "text": test["output"],
-            **{f: test.get(f, False) for f in ("secret", "success", "failure", "critical", "fumble")},
+            **{
+                f: test.get(f, False)
+                for f in ("secret", "success", "failure", "critical", "fumble")
+            },
         }
         got = {k: answer.get(k) for k in expected}
         if got != expected:

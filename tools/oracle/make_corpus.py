@@ -50,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         "generated_by": "tools/oracle/make_corpus.sh",
         "outcomes": {
             "result": sum(1 for a in answers if a.get("ok")),
-            "unsupported command": sum(1 for a in answers if a.get("reason") == "unsupported command"),
+            "unsupported command": sum(
+                1 for a in answers if a.get("reason") == "unsupported command"
+            ),
             "error": sum(1 for a in answers if str(a.get("reason", "")).startswith("error:")),
         },
     }

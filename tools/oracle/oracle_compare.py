@@ -114,7 +114,11 @@ def record(cases: Iterable[dict[str, Any]], seed_base: int) -> list[dict[str, An
     """BCDice's outcome for each case's ``oracle_command``, dice from a per-case seed."""
     cases = list(cases)
     requests = [
-        {"system": c.get("system", "DiceBot"), "command": c["oracle_command"], "seed": seed_base + i}
+        {
+            "system": c.get("system", "DiceBot"),
+            "command": c["oracle_command"],
+            "seed": seed_base + i,
+        }
         for i, c in enumerate(cases)
     ]
     answers = run_oracle(requests)
@@ -139,7 +143,7 @@ def saikoro_outcome(command: str, system: str, expected: dict[str, Any]) -> dict
             result = saikoro.roll(command, system, source=SeededSource(0))
     except SaikoroError as exc:
         return {"ok": False, "reason": f"error: {exc.reason}: {exc.message.en}"}
-    except Exception as exc:  # noqa: BLE001 - the point is to catch what must never happen
+    except Exception as exc:
         return {"ok": False, "reason": f"crash: {type(exc).__name__}: {exc}"}
     if result is None:
         return {"ok": False, "reason": UNSUPPORTED}
@@ -182,8 +186,10 @@ class Disagreement:
     diffs: list[str]
 
     def __str__(self) -> str:
-        shown = self.command if self.command == self.oracle_command else (
-            f"{self.command}  (BCDice: {self.oracle_command})"
+        shown = (
+            self.command
+            if self.command == self.oracle_command
+            else (f"{self.command}  (BCDice: {self.oracle_command})")
         )
         return f"#{self.index} {shown}\n    " + "\n    ".join(self.diffs)
 

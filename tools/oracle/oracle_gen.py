@@ -191,7 +191,11 @@ class Generator:
         return f"{notations}{modifier}{target}"
 
     def tally(self) -> str:
-        times = str(self.times(10)) if self.chance(0.85) else f"({self.number(1, 3)}+{self.number(1, 3)})"
+        times = (
+            str(self.times(10))
+            if self.chance(0.85)
+            else f"({self.number(1, 3)}+{self.number(1, 3)})"
+        )
         sides = str(self.rng.choice((2, 4, 6, 6, 8, 10))) if self.chance(0.9) else "(2*3)"
         return f"{times}T{self.rng.choice('YZ')}{sides}"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from oracle_compare import differences, record, saikoro_outcome  # noqa: E402
+from oracle_compare import differences, record, saikoro_outcome
 
 
 def main(argv: list[str] | None = None) -> int:
