@@ -176,3 +176,42 @@ def test_unwritable_characters_stay_exact(lw_sheet, fmt: str) -> None:
     """A lone surrogate or U+FFFE (from a hand-edited JSON sheet) neither breaks nor is lost."""
     sheet = lw_sheet.model_copy(update={"notes": {"壊れた": "a\ud800b\ufffe"}})
     assert roundtrip(sheet, fmt) == sheet
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    extra=st.dictionaries(
+        st.one_of(
+            names,
+            st.sampled_from(
+                ["AC", "戦闘", "HP", "知力成長率", "【筋力】", "体格 ", "ｈｐ", "行動力"]
+            ),
+            st.text(min_size=1, max_size=5),
+        ),
+        st.tuples(st.integers(0, 999), st.integers(0, 100)),
+        max_size=4,
+    ),
+    fmt=st.sampled_from(["ccfolia", "udonarium"]),
+)
+def test_unmei_extra_abilities_roundtrip_property(extra, fmt) -> None:
+    """Extra abilities with any name — even one that reads as another label — come back."""
+    from .conftest import sample_unmei
+
+    base = sample_unmei()
+    abilities = {k: v.model_dump() for k, v in base.abilities.items()}
+    for name, (value, rate) in extra.items():
+        abilities.setdefault(name, {"value": value, "growth_rate": rate})
+    sheet = base.model_validate({**base.model_dump(), "abilities": abilities})
+    assert roundtrip(sheet, fmt) == sheet
+
+
+@pytest.mark.parametrize("fmt", ["ccfolia", "udonarium"])
+def test_odd_weapon_and_spell_names_roundtrip(unmei_sheet, fmt: str) -> None:
+    sheet = type(unmei_sheet).model_validate(
+        {
+            **unmei_sheet.model_dump(),
+            "weapons": [{"name": "二行\r\n目の剣\x1f", "damage": "2D6"}],
+            "spells": [{"name": "炎\u2028の矢", "hostile": True}],
+        }
+    )
+    assert roundtrip(sheet, fmt) == sheet

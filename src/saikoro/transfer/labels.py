@@ -30,6 +30,14 @@ def norm_label(label: str) -> str:
     return text.casefold()
 
 
+UNPORTABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def portable(text: str) -> bool:
+    """Text both tools keep exactly on one line (no line breaks, no XML-forbidden characters)."""
+    return UNPORTABLE.search(text) is None
+
+
 _TRUE = {"1", "true", "yes", "y", "on", "はい", "有", "あり", "○", "◯", "✓", "済"}
 _FALSE = {"0", "false", "no", "n", "off", "いいえ", "無", "なし", "×", "-", ""}
 

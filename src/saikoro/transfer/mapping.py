@@ -15,12 +15,13 @@ from typing import Any
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
-from saikoro.transfer.labels import dump_json, format_value, norm_label
+from saikoro.transfer.labels import UNPORTABLE, dump_json, format_value, norm_label, portable
 from saikoro.transfer.model import ImportReport, Param, PortableCharacter, Resource
 from saikoro.transfer.palette import build_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
 
 MEMO_NOTE = "メモ"
+ORDER_KEY = "_order"  # in saikoro's block: key order of the profile's ordered mappings
 PALETTE_NOTE = "チャットパレット"
 NOTE_SECTION = "メモ"
 _VARIABLE = re.compile(r"^//\s*([^=＝]+?)\s*[=＝]\s*(.*?)\s*$")
@@ -77,7 +78,12 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     covered: set[Path] = {("system",), ("name",), ("notes",)}
     resources: list[Resource] = []
     params: list[Param] = []
-    for slot in profile.export_slots(dump):
+    slots = profile.export_slots(dump)
+    labels = {norm_label(slot.label) for slot in slots}
+    for slot in slots:
+        found = profile.find(slot.label, labels)
+        if found is None or found.path != slot.path or not portable(slot.label):
+            continue  # its label would not come back as this field: the block keeps it
         value = get_path(dump, slot.path)
         if isinstance(value, str) and not portable(value):
             continue  # stays in saikoro's block, exactly
@@ -102,6 +108,13 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     extras = remove_paths(dump, covered)
     if kept_notes:
         extras["notes"] = kept_notes
+    order = {
+        ".".join(path): list(keys)
+        for path in profile.ordered
+        if isinstance(keys := get_path(dump, path), dict) and len(keys) > 1
+    }
+    if order:
+        extras[ORDER_KEY] = order
     return PortableCharacter(
         name=sheet.name,
         resources=resources,
@@ -114,16 +127,8 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     )
 
 
-_UNPORTABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff\ufffe\uffff]")
-
-
-def portable(text: str) -> bool:
-    """Text both tools keep exactly on one line (no line breaks, no XML-forbidden characters)."""
-    return _UNPORTABLE.search(text) is None
-
-
 def _cleaned(text: str) -> str:
-    return _UNPORTABLE.sub("", text).strip()
+    return UNPORTABLE.sub("", text).strip()
 
 
 def _reserved(label: str) -> bool:
@@ -151,6 +156,7 @@ def import_character(
                     f"saikoro data for {character.extras_system} was kept in notes",
                 )
             )
+    order = data.pop(ORDER_KEY, None)
     notes: dict[str, str] = dict(data.pop("notes", {}) or {})
     if character.extras is not None and character.extras_system != system:
         _add_note(notes, "saikoro", dump_json(character.extras))
@@ -207,6 +213,8 @@ def import_character(
         key = _add_note(notes, MEMO_NOTE, memo)
         report.add("memo", f"notes.{key}", "note")
     data["notes"] = notes
+    if isinstance(order, dict):
+        _restore_order(data, order)
     sheet = sheet_from_data(data, system)
 
     if character.palette.strip() and not same_palette(character.palette, build_palette(sheet)):
@@ -218,6 +226,18 @@ def import_character(
     if character.initiative:
         report.add(f"initiative {character.initiative}", "(能力値から / derived)", "ignored")
     return sheet, report
+
+
+def _restore_order(data: dict[str, Any], order: dict[str, Any]) -> None:
+    """Put the keys of each recorded mapping back in their exported order (new keys last)."""
+    for dotted, keys in order.items():
+        path = tuple(dotted.split("."))
+        mapping = get_path(data, path)
+        if not isinstance(mapping, dict) or not isinstance(keys, list):
+            continue
+        ranked = {key: i for i, key in enumerate(keys) if isinstance(key, str)}
+        items = sorted(mapping.items(), key=lambda kv: ranked.get(kv[0], len(ranked)))
+        set_path(data, path, dict(items))
 
 
 def _add_note(notes: dict[str, str], key: str, text: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from saikoro.sheets import SheetBase
+from saikoro.transfer.labels import UNPORTABLE, portable
 
 SAIKORO_HEADER = "//---- saikoro サーバー用 (BCDice-API に saikoro serve を指定したとき) ----"
 
@@ -47,7 +48,7 @@ def _unmeid100(sheet: SheetBase) -> list[str]:
         "1D100<={運命}*5 運命判定",
     ]
     for weapon in dump.get("weapons", []):
-        stock.append(f"{weapon['damage']} ダメージ ({weapon['name']})")
+        stock.append(f"{_clean(weapon['damage'])} ダメージ ({_clean(weapon['name'])})")
     own = [
         SAIKORO_HEADER,
         "FATE{運命} 運命判定",
@@ -64,16 +65,21 @@ def _unmeid100(sheet: SheetBase) -> list[str]:
         if spell.get("half_rate"):
             flags += ",H"
         if spell.get("hostile"):
-            own.append(f"MG{{魔術}},0,{{魅力}}{flags} {spell['name']} (0 を相手の RC に)")
+            own.append(f"MG{{魔術}},0,{{魅力}}{flags} {_clean(spell['name'])} (0 を相手の RC に)")
         else:
-            own.append(f"MG{{魔術}}{flags} {spell['name']}")
+            own.append(f"MG{{魔術}}{flags} {_clean(spell['name'])}")
     if not dump.get("spells"):
         own.append("MG{魔術} 魔法発動")
-    growth = [a for a in dump.get("abilities", {})]
+    growth = [a for a in dump.get("abilities", {}) if portable(a) and a == a.strip()]
     if growth:
         rates = ",".join(f"{{{name}成長率}}" for name in growth)
         own.append(f"GROW{rates} 成長判定 ({'/'.join(growth)})")
     return stock + own
+
+
+def _clean(text: str) -> str:
+    """One palette line's worth of a name: no line breaks or characters a tool drops."""
+    return UNPORTABLE.sub(" ", text)
 
 
 def _abilities(sheet: SheetBase, names: tuple[str, ...]) -> dict[str, int]:

@@ -59,6 +59,8 @@ class Profile:
     #: A slot for a label no fixed slot knows, given every label of the piece (normalized).
     claim: Callable[[str, set[str]], Slot | None] = lambda label, labels: None
     initiative: Callable[[dict[str, Any]], int] = lambda dump: 0
+    #: Mappings whose key order matters (it shapes the chat palette): kept through a round-trip.
+    ordered: tuple[Path, ...] = ()
 
     def export_slots(self, dump: dict[str, Any]) -> list[Slot]:
         return [*self.slots, *self.sheet_slots(dump)]
@@ -184,6 +186,7 @@ UNMEID100 = Profile(
     sheet_slots=_um_sheet_slots,
     claim=_um_claim,
     initiative=lambda dump: int(dump.get("abilities", {}).get("敏捷度", {}).get("value", 0) or 0),
+    ordered=(("abilities",),),
 )
 
 PROFILES: dict[str, Profile] = {p.system: p for p in (LITTLEWORLD, UNMEID100)}
