@@ -199,3 +199,13 @@ def test_repeat_limits() -> None:
     assert over is not None and over.text == "繰り返し回数は1以上、100以下としてください"
     hundred = saikoro.roll("x100 1D6", "DiceBot", d(6, *([3] * 100)))
     assert hundred is not None and hundred.text.count("(1D6) ＞ 3") == 100
+
+
+def test_negative_keep_or_drop_count_is_an_error_as_in_bcdice() -> None:
+    """BCDice raises on ``3D6KH(0-1)``; saikoro answers with its own error, never a number."""
+    from saikoro.errors import SaikoroError
+
+    for command in ("3D6KH(0-1)", "3D6KL(0-1)", "3D6DH(0-2)", "3D6DL(1-3)"):
+        with pytest.raises(SaikoroError, match="negative"):
+            saikoro.roll(command, rands=[(1, 6), (2, 6), (3, 6)])
+    assert saikoro.roll("3D6KH0", rands=[(1, 6), (2, 6), (3, 6)]).text == "(3D6KH0) ＞ 0[1,2,3] ＞ 0"

@@ -29,6 +29,8 @@ from saikoro.dice.arith import (
     tokenize,
 )
 from saikoro.dice.result import RollResult, SumCheck
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
@@ -193,11 +195,25 @@ class Chain(Node):
 
 #: keep/drop filters: how to choose the summed dice from the sorted values.
 FILTERS = {
-    "KH": lambda values, n: values[::-1][: max(n, 0)],
-    "KL": lambda values, n: values[: max(n, 0)],
-    "DH": lambda values, n: values[::-1][max(n, 0) :],
-    "DL": lambda values, n: values[max(n, 0) :],
+    "KH": lambda values, n: values[::-1][:n],
+    "KL": lambda values, n: values[:n],
+    "DH": lambda values, n: values[::-1][n:],
+    "DL": lambda values, n: values[n:],
 }
+
+
+class NegativeKeepCountError(SaikoroError):
+    """``3D6KH(0-1)``: BCDice refuses a negative keep/drop count (it raises), so do we."""
+
+    reason = "negative keep/drop count"
+
+    def __init__(self, filter_name: str, count: int) -> None:
+        super().__init__(
+            Message(
+                f"{filter_name} の個数が負です ({count})",
+                f"the {filter_name} count is negative ({count})",
+            )
+        )
 
 
 class Dice(Node):
@@ -236,6 +252,8 @@ class Dice(Node):
         assert self.count is not None
         count = self.count.value(ctx)
         values = sorted(ctx.roll(times, sides))
+        if count < 0:
+            raise NegativeKeepCountError(self.filter, count)
         total = sum(FILTERS[self.filter](values, count))
         return total, f"{total}[{','.join(map(str, values))}]"
 
