@@ -277,7 +277,7 @@ def _slash(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Co
         _log(emit, args, ctx)
         return None
     if verb == "undo":
-        _undo(emit, ctx)
+        _undo(emit, ctx, speaker)
         return None
     if verb == "char":
         _char(emit, tracker, args, ctx)
@@ -387,13 +387,20 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     emit.lines.append(Message("\n".join(ja) or "(ログなし)", "\n".join(en) or "(empty log)"))
 
 
-def _undo(emit: Emit, ctx: Context) -> None:
+def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
+    """Take back the newest line that changed the table; a player only their own line."""
     stack = emit.state.undo_stack
     if not stack:
         raise fail("取り消せるコマンドがありません", "nothing to undo", "nothing to undo")
     if ctx.history is None:
         raise fail("ログがないので取り消せません", "no log: cannot undo")
-    target = stack[-1]
+    target, actor = stack[-1]
+    if not ctx.gm and actor != (speaker or ""):
+        raise fail(
+            f"直前のコマンドは {actor or 'GM'} のものです: 取り消せるのは自分のコマンドだけです (GM は全部)",
+            f"the last command is {actor or 'the GM'}'s: players undo only their own (the GM any)",
+            "not yours",
+        )
     before = ctx.history.state_before(target)
     emit.add(
         ev.UNDONE,

@@ -84,8 +84,8 @@ class RoomState(BaseModel):
     version: int = 0
     characters: dict[str, Character] = Field(default_factory=dict)
     combat: Combat | None = None
-    #: Command ids ``/undo`` can take back, the newest last.
-    undo_stack: list[str] = Field(default_factory=list)
+    #: ``[command id, actor]`` of the lines ``/undo`` can take back, the newest last.
+    undo_stack: list[list[str]] = Field(default_factory=list)
     #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
     fields: dict[str, Any] = Field(default_factory=dict)
 
@@ -150,8 +150,8 @@ def _apply_in_place(state: RoomState, event: Event) -> None:
         return
     if kind in STATE_KINDS and event.command_id:
         stack = state.undo_stack
-        if not stack or stack[-1] != event.command_id:
-            stack.append(event.command_id)
+        if not stack or stack[-1][0] != event.command_id:
+            stack.append([event.command_id, event.actor])
             if len(stack) > UNDO_DEPTH:
                 del stack[0]
     handler = _HANDLERS.get(kind)
