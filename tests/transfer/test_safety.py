@@ -95,3 +95,31 @@ def test_huge_json_refused() -> None:
 def test_unknown_format() -> None:
     with pytest.raises(TransferError):
         import_bytes(b"{}", "roll20", "LittleWorld")
+
+
+def test_deeply_nested_sections_refused() -> None:
+    depth = 5000
+    xml = (
+        b'<character><data name="character"><data name="detail">'
+        + b'<data name="s">' * depth
+        + b'<data name="x">1</data>'
+        + b"</data>" * depth
+        + b"</data></data></character>"
+    )
+    error = timed_refusal(xml)
+    assert "32" in error.message.ja
+
+
+def test_nested_sections_within_bound_are_read() -> None:
+    xml = (
+        b'<character><data name="character"><data name="common"><data name="name">N</data></data>'
+        b'<data name="detail">'
+        + b'<data name="s">' * 5
+        + b'<data name="PL">p</data>'
+        + b"</data>" * 5
+        + b"</data></data></character>"
+    )
+    from saikoro.transfer.udonarium import parse_udonarium
+
+    character = parse_udonarium(xml)
+    assert [(p.label, p.value, p.where) for p in character.params] == [("PL", "p", "s/s/s/s/s")]

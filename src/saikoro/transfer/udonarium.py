@@ -37,6 +37,7 @@ from saikoro.transfer.model import Param, PortableCharacter, Resource
 MAX_XML_BYTES = 5 * 1024 * 1024
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 MAX_ZIP_ENTRIES = 2000
+MAX_DEPTH = 32
 EXTRAS_SECTION = "saikoro"
 RESOURCE_SECTION = "リソース"
 PARAM_SECTION = "能力値"
@@ -139,6 +140,11 @@ def _child(element: Any, name: str) -> Any:
 
 
 def _read_section(section: Any, path: list[str], result: PortableCharacter) -> None:
+    if len(path) > MAX_DEPTH:
+        raise bad_file(
+            f"detail の入れ子が深すぎます ({MAX_DEPTH} 段まで)",
+            f"detail sections are nested too deeply (at most {MAX_DEPTH})",
+        )
     for item in section:
         if item.tag != "data":
             continue
