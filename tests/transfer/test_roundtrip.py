@@ -17,6 +17,8 @@ from saikoro.systems.littleworld.sheet import LittleWorldSheet
 from saikoro.transfer import export_ccfolia, export_udonarium, export_udonarium_xml, import_bytes
 
 REPO = Path(__file__).resolve().parents[2]
+
+
 def _is_sheet(path: Path) -> bool:
     """A character sheet file (examples/ also holds scripts and other files)."""
     import yaml

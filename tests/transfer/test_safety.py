@@ -8,6 +8,7 @@ import zipfile
 
 import pytest
 
+from saikoro.sheets import SheetError
 from saikoro.transfer import import_bytes
 from saikoro.transfer.labels import TransferError
 from saikoro.transfer.udonarium import MAX_XML_BYTES
@@ -123,3 +124,27 @@ def test_nested_sections_within_bound_are_read() -> None:
 
     character = parse_udonarium(xml)
     assert [(p.label, p.value, p.where) for p in character.params] == [("PL", "p", "s/s/s/s/s")]
+
+
+def test_many_values_bounded_and_fast() -> None:
+    import json
+
+    params = [{"label": "x", "value": str(i)} for i in range(2000)]
+    piece = {"kind": "character", "data": {"name": "n", "params": params}}
+    started = time.monotonic()
+    with pytest.raises(SheetError) as caught:  # 2000 notes but no abilities
+        import_bytes(json.dumps(piece).encode(), "ccfolia", "LittleWorld")
+    assert time.monotonic() - started < 2.0
+    assert "abilities" in str(caught.value)
+    params.append({"label": "y", "value": "1"})
+    timed_refusal(json.dumps(piece).encode(), "ccfolia")
+
+
+def test_duplicate_labels_numbered() -> None:
+    import json
+
+    params = [{"label": "メモ欄", "value": str(i)} for i in range(4)]
+    params += [{"label": n, "value": "2"} for n in ("体力", "技巧", "理知")]
+    piece = {"kind": "character", "data": {"name": "n", "params": params}}
+    sheet, _ = import_bytes(json.dumps(piece).encode(), "ccfolia", "LittleWorld")
+    assert sheet.notes == {"メモ欄": "0", "メモ欄 (2)": "1", "メモ欄 (3)": "2", "メモ欄 (4)": "3"}

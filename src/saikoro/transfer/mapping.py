@@ -15,12 +15,20 @@ from typing import Any
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
-from saikoro.transfer.labels import UNPORTABLE, dump_json, format_value, norm_label, portable
+from saikoro.transfer.labels import (
+    UNPORTABLE,
+    bad_file,
+    dump_json,
+    format_value,
+    norm_label,
+    portable,
+)
 from saikoro.transfer.model import ImportReport, Param, PortableCharacter, Resource
 from saikoro.transfer.palette import build_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
 
 MEMO_NOTE = "メモ"
+MAX_ITEMS = 2000  # resources + params of one piece
 ORDER_KEY = "_order"  # in saikoro's block: key order of the profile's ordered mappings
 PALETTE_NOTE = "チャットパレット"
 NOTE_SECTION = "メモ"
@@ -143,6 +151,12 @@ def import_character(
 ) -> tuple[SheetBase, ImportReport]:
     """The sheet of ``system`` for ``character``; SheetError when the values do not validate."""
     profile = profile_for(system)
+    items = len(character.resources) + len(character.params)
+    if items > MAX_ITEMS:
+        raise bad_file(
+            f"項目が多すぎます ({items} 個; {MAX_ITEMS} 個まで)",
+            f"too many values ({items}; at most {MAX_ITEMS})",
+        )
     report = ImportReport(system=system, source_format=source_format)
     data: dict[str, Any] = {}
     if character.extras is not None:
@@ -157,9 +171,9 @@ def import_character(
                 )
             )
     order = data.pop(ORDER_KEY, None)
-    notes: dict[str, str] = dict(data.pop("notes", {}) or {})
+    book = NoteBook(data.pop("notes", {}) or {})
     if character.extras is not None and character.extras_system != system:
-        _add_note(notes, "saikoro", dump_json(character.extras))
+        book.add("saikoro", dump_json(character.extras))
     exact_name = data.pop("name", None)
     if isinstance(exact_name, str) and _cleaned(exact_name) == _cleaned(character.name):
         data["name"] = exact_name  # the tool showed a cleaned copy of it, unchanged
@@ -175,7 +189,7 @@ def import_character(
         slot = profile.find(label, labels)
         if slot is None or slot.path in assigned:
             shown = text if maximum is None else f"{text}/{maximum}"
-            key = _add_note(notes, label.strip() or "?", shown)
+            key = book.add(label.strip() or "?", shown)
             report.add(source, f"notes.{key}", "note")
             return
         try:
@@ -183,7 +197,7 @@ def import_character(
             if slot.max_path and maximum is not None and maximum.strip():
                 set_path(data, slot.max_path, slot.convert(maximum))
         except ValueError:
-            key = _add_note(notes, label.strip(), text if maximum is None else f"{text}/{maximum}")
+            key = book.add(label.strip(), text if maximum is None else f"{text}/{maximum}")
             report.add(source, f"notes.{key}", "note")
             report.warnings.append(
                 Message(
@@ -210,16 +224,16 @@ def import_character(
 
     memo = character.memo.strip()
     if memo:
-        key = _add_note(notes, MEMO_NOTE, memo)
+        key = book.add(MEMO_NOTE, memo)
         report.add("memo", f"notes.{key}", "note")
-    data["notes"] = notes
+    data["notes"] = book.notes
     if isinstance(order, dict):
         _restore_order(data, order)
     sheet = sheet_from_data(data, system)
 
     if character.palette.strip() and not same_palette(character.palette, build_palette(sheet)):
-        key = _add_note(notes, PALETTE_NOTE, character.palette.strip())
-        sheet.notes = dict(notes)
+        key = book.add(PALETTE_NOTE, character.palette.strip())
+        sheet.notes = dict(book.notes)
         report.add("chat palette", f"notes.{key}", "note")
     elif character.palette.strip():
         report.add("chat palette", "(saikoro が同じものを作ります / regenerated)", "ignored")
@@ -240,13 +254,22 @@ def _restore_order(data: dict[str, Any], order: dict[str, Any]) -> None:
         set_path(data, path, dict(items))
 
 
-def _add_note(notes: dict[str, str], key: str, text: str) -> str:
-    name, n = key, 2
-    while name in notes:
-        name = f"{key} ({n})"
-        n += 1
-    notes[name] = text
-    return name
+class NoteBook:
+    """The notes being built: a taken key gets ``key (2)``, ``key (3)``… (linear, not quadratic)."""
+
+    def __init__(self, notes: dict[str, str]) -> None:
+        self.notes = dict(notes)
+        self._next: dict[str, int] = {}
+
+    def add(self, key: str, text: str) -> str:
+        name = key
+        if name in self.notes:
+            n = self._next.get(key, 2)
+            while (name := f"{key} ({n})") in self.notes:
+                n += 1
+            self._next[key] = n + 1
+        self.notes[name] = text
+        return name
 
 
 def _palette_variables(palette: str) -> list[tuple[str, str]]:

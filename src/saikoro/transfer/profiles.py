@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from saikoro.transfer.labels import norm_label, parse_bool, parse_int
@@ -65,17 +66,21 @@ class Profile:
     def export_slots(self, dump: dict[str, Any]) -> list[Slot]:
         return [*self.slots, *self.sheet_slots(dump)]
 
-    def find(self, label: str, labels: set[str]) -> Slot | None:
-        key = norm_label(label)
+    @cached_property
+    def by_label(self) -> dict[str, Slot]:
+        """Normalized label → fixed slot (the first slot naming it)."""
+        table: dict[str, Slot] = {}
         for slot in self.slots:
-            if key in {norm_label(name) for name in slot.labels()}:
-                return slot
-        return self.claim(label, labels)
+            for name in slot.labels():
+                table.setdefault(norm_label(name), slot)
+        return table
+
+    def find(self, label: str, labels: set[str]) -> Slot | None:
+        return self.by_label.get(norm_label(label)) or self.claim(label, labels)
 
     def is_known(self, label: str) -> bool:
-        key = norm_label(label)
-        return any(key in {norm_label(n) for n in s.labels()} for s in self.slots) or (
-            self.claim(label, {key}) is not None
+        return norm_label(label) in self.by_label or (
+            self.claim(label, {norm_label(label)}) is not None
         )
 
 
