@@ -43,11 +43,24 @@ def fill(session: TableSession, total: int) -> None:
             i += 1
             name = names[i % len(names)]
             if i % 3 == 0:
-                batch.append(Event(ev.STATUS_SET, {"name": name, "key": "hp", "value": i % 10}, command_id=f"c{i}"))
+                batch.append(
+                    Event(
+                        ev.STATUS_SET,
+                        {"name": name, "key": "hp", "value": i % 10},
+                        command_id=f"c{i}",
+                    )
+                )
             elif i % 3 == 1:
                 batch.append(Event(ev.CHAT, {"text": f"line {i}"}, actor=name, command_id=f"c{i}"))
             else:
-                batch.append(Event(ev.ROLL, {"command": "2D6", "result": {"text": "(2D6) ＞ 7[3,4] ＞ 7"}}, actor=name, command_id=f"c{i}"))
+                batch.append(
+                    Event(
+                        ev.ROLL,
+                        {"command": "2D6", "result": {"text": "(2D6) ＞ 7[3,4] ＞ 7"}},
+                        actor=name,
+                        command_id=f"c{i}",
+                    )
+                )
         seen = state.version
         for e in batch:
             _apply_in_place(state, e)
@@ -57,8 +70,9 @@ def fill(session: TableSession, total: int) -> None:
 def measure(url: str, sizes: list[int], appends: int) -> list[tuple]:
     rows = []
     store = open_store(url)
-    session = TableSession.open(store, "bench-" + uuid.uuid4().hex[:8], "LittleWorld", gm=True,
-                                source=SeededSource(1))
+    session = TableSession.open(
+        store, "bench-" + uuid.uuid4().hex[:8], "LittleWorld", gm=True, source=SeededSource(1)
+    )
     for name in ("alice", "bob", "goblin"):
         session.run(f"/char add {SHEETS / name}.json")
     for size in sizes:
@@ -74,13 +88,17 @@ def measure(url: str, sizes: list[int], appends: int) -> list[tuple]:
         opened = store.load_state(session.room)
         open_s = time.perf_counter() - start
         assert opened == full
-        rows.append((full.version, append_rate, full.version / replay_s, open_s * 1000, replay_s / open_s))
+        rows.append(
+            (full.version, append_rate, full.version / replay_s, open_s * 1000, replay_s / open_s)
+        )
     store.close()
     return rows
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--appends", type=int, default=200)
     parser.add_argument("--postgres", default=os.environ.get("SAIKORO_TEST_POSTGRES_URL"))
@@ -91,10 +109,16 @@ def main() -> None:
         targets.append(("PostgreSQL", args.postgres))
     else:
         print("(no --postgres URL / SAIKORO_TEST_POSTGRES_URL: SQLite only)", file=sys.stderr)
-    print(f"{'database':<11} {'events':>8} {'append lines/s':>15} {'replay events/s':>16} {'open ms':>9} {'replay/open':>12}")
+    print(
+        f"{'database':<11} {'events':>8} {'append lines/s':>15} "
+        f"{'replay events/s':>16} {'open ms':>9} {'replay/open':>12}"
+    )
     for label, url in targets:
         for version, append_rate, replay_rate, open_ms, ratio in measure(url, sizes, args.appends):
-            print(f"{label:<11} {version:>8} {append_rate:>15.0f} {replay_rate:>16.0f} {open_ms:>9.1f} {ratio:>11.0f}x")
+            print(
+                f"{label:<11} {version:>8} {append_rate:>15.0f} "
+                f"{replay_rate:>16.0f} {open_ms:>9.1f} {ratio:>11.0f}x"
+            )
 
 
 if __name__ == "__main__":

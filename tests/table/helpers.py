@@ -37,7 +37,9 @@ def play(
         args += ["--as", speaker]
     if rands is not None:
         args += ["--rands", ",".join(rands)]
-    result = CliRunner().invoke(app, args, input="\n".join(lines) + "\n", env={"SAIKORO_LANG": lang})
+    result = CliRunner().invoke(
+        app, args, input="\n".join(lines) + "\n", env={"SAIKORO_LANG": lang}
+    )
     out = [json.loads(x) for x in result.stdout.splitlines() if x.startswith("{")]
     if result.exception and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -45,7 +47,12 @@ def play(
 
 
 def play_process(
-    db: str, room: str, lines: list[str], rands: list[str] | None = None, *, system: str | None = None,
+    db: str,
+    room: str,
+    lines: list[str],
+    rands: list[str] | None = None,
+    *,
+    system: str | None = None,
     gm: bool = True,
 ) -> subprocess.Popen[str]:
     """Start ``python -m saikoro play --json`` as another process (feed it ``lines``)."""
@@ -57,8 +64,13 @@ def play_process(
     if rands is not None:
         args += ["--rands", ",".join(rands)]
     proc = subprocess.Popen(
-        args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=str(SHEETS), env={**os.environ, "SAIKORO_LANG": "ja"},
+        args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=str(SHEETS),
+        env={**os.environ, "SAIKORO_LANG": "ja"},
     )
     return proc
 

@@ -44,7 +44,9 @@ def run_two_writers(db: str) -> None:
     assert len(written) == 2 * LINES
     assert store.version(record) == len(events) == 2 * LINES + 2
     for tag in ("A", "B"):
-        said = [e.data["text"] for e in written if e.kind == ev.CHAT and e.data["text"].startswith(tag)]
+        said = [
+            e.data["text"] for e in written if e.kind == ev.CHAT and e.data["text"].startswith(tag)
+        ]
         assert said == [f"{tag} says {i}" for i in range(0, LINES, 2)]  # all there, in order
     state = store.load_state(record)
     assert state == store.replay_all(record)

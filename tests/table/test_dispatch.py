@@ -1,4 +1,5 @@
-"""Chat lines: substitution, status edits, secret rolls, GM rulings, refusals that change nothing."""
+"""Chat lines: substitution, status edits, secret "
+"rolls, GM rulings, refusals that change nothing."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def lw(tmp_path):
     store = open_store(str(tmp_path / "d.db"))
 
     def open_as(speaker=None, gm=False, rands=()):
-        return TableSession.open(store, "room", "LittleWorld", speaker=speaker, gm=gm,
-                                 source=ScriptedSource(rands))
+        return TableSession.open(
+            store, "room", "LittleWorld", speaker=speaker, gm=gm, source=ScriptedSource(rands)
+        )
 
     gm = open_as(gm=True)
     for name in ("alice", "bob", "goblin"):
@@ -46,8 +48,19 @@ def test_at_name_speaks_for_one_line(lw):
 
 @pytest.mark.parametrize(
     "line",
-    ["2D6+{魅力}", "/attack ゴブリン 体力", ":HP-x", ":魔力-1", "/char add nowhere.json",
-     "/gm set アリス hp 3", "/undo", "/combat end", "/next", "/log 0", "/bogus"],
+    [
+        "2D6+{魅力}",
+        "/attack ゴブリン 体力",
+        ":HP-x",
+        ":魔力-1",
+        "/char add nowhere.json",
+        "/gm set アリス hp 3",
+        "/undo",
+        "/combat end",
+        "/next",
+        "/log 0",
+        "/bogus",
+    ],
 )
 def test_bad_lines_change_nothing_and_say_why_in_both_languages(lw, line):
     session = lw(speaker="アリス")
@@ -94,8 +107,12 @@ def test_gm_rulings_are_logged_as_such(lw):
     assert all(e.gm for e in out.events)
     assert gm.state.characters["アリス"].statuses["体力"] == 5
     assert "GM裁定" in gm.run("/log 1").text("ja")
-    assert lw(speaker="アリス", rands=[(1, 6), (1, 6)]).run("2D6+{体力}").text("ja").startswith(
-        "アリス: (2D6+5)")
+    assert (
+        lw(speaker="アリス", rands=[(1, 6), (1, 6)])
+        .run("2D6+{体力}")
+        .text("ja")
+        .startswith("アリス: (2D6+5)")
+    )
 
 
 def test_undo_is_repeatable_and_takes_back_whole_lines(lw):
@@ -130,7 +147,9 @@ def test_killed_writer_leaves_a_consistent_room(tmp_path):
     with open(script) as stdin:
         proc = subprocess.Popen(
             [sys.executable, "-m", "saikoro", "play", "--db", db, "--room", "k", "--json"],
-            stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdin=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         record = store.get_room("k")
         deadline = time.monotonic() + 60

@@ -53,17 +53,32 @@ def check_final(outputs: list[dict], final: dict) -> None:
 
 
 @pytest.mark.rule(
-    "LW-COMBAT-01", "LW-COMBAT-02", "LW-COMBAT-03", "LW-COMBAT-05", "LW-COMBAT-06",
-    "LW-COMBAT-07", "LW-COMBAT-09", "LW-COMBAT-10", "LW-COMBAT-11", "LW-COMBAT-12",
-    "LW-COMBAT-15", "LW-COND-02", "LW-COND-03", "LW-HP-02", "LW-CHECK-02",
+    "LW-COMBAT-01",
+    "LW-COMBAT-02",
+    "LW-COMBAT-03",
+    "LW-COMBAT-05",
+    "LW-COMBAT-06",
+    "LW-COMBAT-07",
+    "LW-COMBAT-09",
+    "LW-COMBAT-10",
+    "LW-COMBAT-11",
+    "LW-COMBAT-12",
+    "LW-COMBAT-15",
+    "LW-COND-02",
+    "LW-COND-03",
+    "LW-HP-02",
+    "LW-CHECK-02",
 )
 def test_littleworld_fight(tmp_path):
     db = str(tmp_path / "lw.db")
     out = play(db, "lw", PART1 + PART2, RANDS1 + RANDS2, system="LittleWorld")
     assert [e["line"] for e in errors(out)] == ["@ボブ /attack ゴブリン 体力"]
-    mid = by_name([o["state"] for o in out if "state" in o][0])
-    assert [o for o in out if "state" in o][0]["state"]["combat"] == {
-        "round": 4, "order": ["アリス", "ゴブリン", "ボブ"], "current": "アリス"}
+    mid = by_name(next(o["state"] for o in out if "state" in o))
+    assert next(o for o in out if "state" in o)["state"]["combat"] == {
+        "round": 4,
+        "order": ["アリス", "ゴブリン", "ボブ"],
+        "current": "アリス",
+    }
     assert mid["アリス"]["hp"] == 7
     check_final(out, final_state(out))
     # the whole log replays to the state the store's snapshots give
@@ -80,7 +95,7 @@ def test_littleworld_fight_in_two_processes(tmp_path):
     first.communicate("\n".join(PART1) + "\n", timeout=60)
     assert first.returncode == 0
     second = play_process(db, "lw", PART2, RANDS2)
-    stdout, stderr = second.communicate("\n".join(PART2) + "\n", timeout=60)
+    stdout, _stderr = second.communicate("\n".join(PART2) + "\n", timeout=60)
     import json
 
     out = [json.loads(x) for x in stdout.splitlines()]

@@ -58,21 +58,39 @@ RANDS2 = ["95/100", "30/100", "2/6", "2/6", "10/100", "10/10", "16/100", "5/6", 
 def check_final(final: dict) -> None:
     chars = by_name(final)
     assert final["system"] == "UnmeiD100" and final["combat"] is None
-    assert (chars["ケン"]["hp"], chars["ケン"]["fate_left"], chars["ケン"]["conditions"]) == (10, 1, [])
+    assert (chars["ケン"]["hp"], chars["ケン"]["fate_left"], chars["ケン"]["conditions"]) == (
+        10,
+        1,
+        [],
+    )
     assert (chars["ミア"]["hp"], chars["ミア"]["chant"], chars["ミア"]["fate_left"]) == (8, None, 1)
     assert (chars["オーク"]["hp"], chars["オーク"]["conditions"]) == (-1, ["死亡"])
 
 
 @pytest.mark.rule(
-    "UM-TURN-01", "UM-MOVE-01", "UM-MELEE-01", "UM-DMG-01", "UM-MAGIC-01", "UM-MAGIC-02",
-    "UM-MAGIC-03", "UM-FATE-01", "UM-FATE-02", "UM-FATE-04", "UM-DEFEND-01", "UM-RANGED-01",
+    "UM-TURN-01",
+    "UM-MOVE-01",
+    "UM-MELEE-01",
+    "UM-DMG-01",
+    "UM-MAGIC-01",
+    "UM-MAGIC-02",
+    "UM-MAGIC-03",
+    "UM-FATE-01",
+    "UM-FATE-02",
+    "UM-FATE-04",
+    "UM-DEFEND-01",
+    "UM-RANGED-01",
 )
 def test_unmeid100_fight(tmp_path):
     db = str(tmp_path / "um.db")
     out = play(db, "um", PART1 + PART2, RANDS1 + RANDS2, system="UnmeiD100")
     assert [e["line"] for e in errors(out)] == ["@ケン /aim", "@ミア /cast オーク"]
-    in_combat = [o["state"] for o in out if "state" in o][0]
-    assert in_combat["combat"] == {"round": 3, "order": ["ケン", "オーク", "ミア"], "current": "ミア"}
+    in_combat = next(o["state"] for o in out if "state" in o)
+    assert in_combat["combat"] == {
+        "round": 3,
+        "order": ["ケン", "オーク", "ミア"],
+        "current": "ミア",
+    }
     check_final(final_state(out))
 
 

@@ -84,8 +84,17 @@ def run_play(
 
     def fatal(error: SaikoroError) -> int:
         if as_json:
-            print(json.dumps({"ok": False, "reason": error.reason, "ja": error.message.ja,
-                              "en": error.message.en}, ensure_ascii=False))
+            print(
+                json.dumps(
+                    {
+                        "ok": False,
+                        "reason": error.reason,
+                        "ja": error.message.ja,
+                        "en": error.message.en,
+                    },
+                    ensure_ascii=False,
+                )
+            )
         else:
             print(error.message.both(), file=sys.stderr)
         return 2
@@ -111,9 +120,19 @@ def run_play(
             except SaikoroError as error:
                 status = 1
                 if as_json:
-                    print(json.dumps({"line": line, "ok": False, "reason": error.reason,
-                                      "ja": error.message.ja, "en": error.message.en},
-                                     ensure_ascii=False), flush=True)
+                    print(
+                        json.dumps(
+                            {
+                                "line": line,
+                                "ok": False,
+                                "reason": error.reason,
+                                "ja": error.message.ja,
+                                "en": error.message.en,
+                            },
+                            ensure_ascii=False,
+                        ),
+                        flush=True,
+                    )
                 else:
                     print(f"エラー / error: {error.message.both()}", flush=True)
                 continue

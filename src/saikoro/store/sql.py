@@ -219,7 +219,9 @@ class SqlStore:
 
     def version(self, room: RoomRecord) -> int:
         with self.engine.connect() as conn:
-            return int(conn.execute(select(rooms.c.version).where(rooms.c.id == room.id)).scalar_one())
+            return int(
+                conn.execute(select(rooms.c.version).where(rooms.c.id == room.id)).scalar_one()
+            )
 
     def iter_events(
         self, room: RoomRecord, after: int = 0, upto: int | None = None, batch: int = 5000

@@ -7,6 +7,7 @@ raises a :class:`~saikoro.errors.SaikoroError` — then nothing changes. Reading
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import uuid
@@ -22,7 +23,7 @@ from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
-from saikoro.table.state import Character, Condition, RoomState, public_view
+from saikoro.table.state import Condition, RoomState, public_view
 from saikoro.table.tracker import Tracker
 
 
@@ -79,10 +80,8 @@ def load_character_file(path: Path, system: str) -> SheetBase:
                 raise
             return SHEET_IMPORTERS[".json"](path, system)
     if suffix not in SHEET_IMPORTERS:
-        try:  # importing saikoro.transfer registers its importers (when it exists)
+        with contextlib.suppress(ImportError):  # saikoro.transfer registers its importers
             __import__("saikoro.transfer")
-        except ImportError:
-            pass
     loader = SHEET_IMPORTERS.get(suffix)
     if loader is None:
         raise fail(
@@ -148,8 +147,16 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
 
 
 _CHANGES = frozenset(
-    {ev.STATUS_SET, ev.CONDITION_ADDED, ev.CONDITION_REMOVED, ev.CHARACTER_ADDED, ev.CHARACTER_REMOVED,
-     ev.FIELD_SET, ev.TURN_STARTED, ev.ROUND_STARTED}
+    {
+        ev.STATUS_SET,
+        ev.CONDITION_ADDED,
+        ev.CONDITION_REMOVED,
+        ev.CHARACTER_ADDED,
+        ev.CHARACTER_REMOVED,
+        ev.FIELD_SET,
+        ev.TURN_STARTED,
+        ev.ROUND_STARTED,
+    }
 )
 
 
@@ -219,7 +226,9 @@ def _roll_or_chat(emit: Emit, tracker: Tracker, line: str, speaker: str | None) 
         emit.say(f"{who}: シークレットダイス", f"{who}: secret dice")
 
 
-def _status_edit(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context) -> None:
+def _status_edit(
+    emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context
+) -> None:
     match = _STATUS.match(line)
     if match is None:
         raise fail(
@@ -236,7 +245,9 @@ def _status_edit(emit: Emit, tracker: Tracker, line: str, speaker: str | None, c
     change_status(emit, tracker, speaker, label, op, amount)
 
 
-def change_status(emit: Emit, tracker: Tracker, name: str, label: str, op: str, amount: int) -> None:
+def change_status(
+    emit: Emit, tracker: Tracker, name: str, label: str, op: str, amount: int
+) -> None:
     character = emit.character(name)
     upper = label.upper()
     if upper in ("HP",):
@@ -261,7 +272,9 @@ def change_status(emit: Emit, tracker: Tracker, name: str, label: str, op: str, 
 # -- slash commands -----------------------------------------------------------------------
 
 
-def _slash(emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context) -> dict[str, Any] | None:
+def _slash(
+    emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context
+) -> dict[str, Any] | None:
     words = line[1:].split()
     if not words:
         raise fail("コマンドがありません (/help)", "empty command (see /help)")
@@ -337,7 +350,8 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
         name = speaker
     else:
         raise fail(
-            "行動するキャラクターがいません (--as または @名前)", "no acting character (--as or @NAME)"
+            "行動するキャラクターがいません (--as または @名前)",
+            "no acting character (--as or @NAME)",
         )
     if combat is not None and combat.current != name:
         raise fail(
@@ -350,18 +364,42 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
 
 def _help(emit: Emit, tracker: Tracker) -> None:
     lines = [
-        ("2D6+{体力}>=10", "ダイス (話者の値で {} を置換)", "dice, {} replaced from the speaker's sheet"),
+        (
+            "2D6+{体力}>=10",
+            "ダイス (話者の値で {} を置換)",
+            "dice, {} replaced from the speaker's sheet",
+        ),
         ("@名前 …", "その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
         (":HP-3 / :HP+2 / :HP=10", "話者のステータス変更", "edit the speaker's status"),
-        ("/char add PATH [pc|npc] [front|back]", "キャラクター追加", "add a character from a sheet file"),
+        (
+            "/char add PATH [pc|npc] [front|back]",
+            "キャラクター追加",
+            "add a character from a sheet file",
+        ),
         ("/char list · /char remove 名前", "キャラクター一覧・削除", "list / remove characters"),
-        ("/combat start · /next [名前] · /combat end", "戦闘の開始・次の手番・終了", "combat start / next turn / end"),
+        (
+            "/combat start · /next [名前] · /combat end",
+            "戦闘の開始・次の手番・終了",
+            "combat start / next turn / end",
+        ),
         ("/cond add 名前 状態 [レベル] · /cond remove 名前 状態", "状態異常", "conditions"),
-        ("/undo · /log [N] · /state · /help", "取り消し・ログ・状態・ヘルプ", "undo / log / state / help"),
-        ("/gm set 名前 項目 値 · /gm note 文 · /gm order A B …", "GM裁定 (--gm)", "GM rulings (--gm)"),
+        (
+            "/undo · /log [N] · /state · /help",
+            "取り消し・ログ・状態・ヘルプ",
+            "undo / log / state / help",
+        ),
+        (
+            "/gm set 名前 項目 値 · /gm note 文 · /gm order A B …",
+            "GM裁定 (--gm)",
+            "GM rulings (--gm)",
+        ),
     ]
-    ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()]
-    en = [f"{cmd}  {e}" for cmd, _, e in lines] + [f"/{v}  {m.en}" for v, m in tracker.verb_help.items()]
+    ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [
+        f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()
+    ]
+    en = [f"{cmd}  {e}" for cmd, _, e in lines] + [
+        f"/{v}  {m.en}" for v, m in tracker.verb_help.items()
+    ]
     emit.lines.append(Message("\n".join(ja), "\n".join(en)))
 
 
@@ -397,7 +435,8 @@ def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
     target, actor = stack[-1]
     if not ctx.gm and actor != (speaker or ""):
         raise fail(
-            f"直前のコマンドは {actor or 'GM'} のものです: 取り消せるのは自分のコマンドだけです (GM は全部)",
+            f"直前のコマンドは {actor or 'GM'} のものです: "
+            "取り消せるのは自分のコマンドだけです (GM は全部)",
             f"the last command is {actor or 'the GM'}'s: players undo only their own (the GM any)",
             "not yours",
         )
@@ -419,7 +458,9 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         rows = []
         for c in emit.state.characters.values():
             conds = "・".join(f"{x.label}{x.level or ''}" for x in c.conditions)
-            rows.append(f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}" + (f" {conds}" if conds else ""))
+            rows.append(
+                f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}" + (f" {conds}" if conds else "")
+            )
         emit.say("\n".join(rows), "\n".join(rows))
         return
     if sub == "add" and len(args) >= 2:
@@ -433,7 +474,10 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             elif extra.lower() in ("front", "back", "前衛", "後衛"):
                 row = {"前衛": "front", "後衛": "back"}.get(extra, extra.lower())
             else:
-                raise fail(f"{extra!r} は pc/npc/front/back ではありません", f"{extra!r}: expected pc/npc/front/back")
+                raise fail(
+                    f"{extra!r} は pc/npc/front/back ではありません",
+                    f"{extra!r}: expected pc/npc/front/back",
+                )
         sheet = load_character_file(path, emit.state.system)
         if sheet.system != emit.state.system:
             raise fail(
@@ -457,11 +501,15 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         emit.character(args[1])
         emit.gm = ctx.gm
         emit.add(
-            ev.CHARACTER_REMOVED, {"name": args[1]},
+            ev.CHARACTER_REMOVED,
+            {"name": args[1]},
             text=Message(f"{args[1]} が退場", f"{args[1]} leaves"),
         )
         return
-    raise fail("/char add PATH · /char list · /char remove 名前 です", "use /char add PATH, /char list or /char remove NAME")
+    raise fail(
+        "/char add PATH · /char list · /char remove 名前 です",
+        "use /char add PATH, /char list or /char remove NAME",
+    )
 
 
 def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
@@ -474,7 +522,11 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
             level = int(args[3])
         emit.character(name)
         condition = getattr(tracker, "make_condition", None)
-        made = condition(emit, name, label, level) if condition else Condition(label=label, level=level)
+        made = (
+            condition(emit, name, label, level)
+            if condition
+            else Condition(label=label, level=level)
+        )
         if made is not None:
             emit.add_condition(name, made)
         return
@@ -484,7 +536,10 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
             raise fail(f"{args[1]} は {args[2]} ではありません", f"{args[1]} is not {args[2]}")
         emit.remove_condition(args[1], args[2])
         return
-    raise fail("/cond add 名前 状態 [レベル] · /cond remove 名前 状態 です", "use /cond add NAME LABEL [LEVEL] or /cond remove NAME LABEL")
+    raise fail(
+        "/cond add 名前 状態 [レベル] · /cond remove 名前 状態 です",
+        "use /cond add NAME LABEL [LEVEL] or /cond remove NAME LABEL",
+    )
 
 
 def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
@@ -497,17 +552,34 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         character = emit.character(name)
         if key in ("row",) or key in character.fields:
             parsed: Any = int(value) if value.lstrip("-").isdigit() else value
-            emit.set_field(name, key, parsed, text=Message(f"GM裁定: {name} の {key} = {value}", f"GM ruling: {name}'s {key} = {value}"))
+            emit.set_field(
+                name,
+                key,
+                parsed,
+                text=Message(
+                    f"GM裁定: {name} の {key} = {value}", f"GM ruling: {name}'s {key} = {value}"
+                ),
+            )
             return
         if not value.lstrip("-").isdigit():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
         change_status(emit, tracker, name, key, "=", int(value))
-        emit.add(ev.NOTICE, {"ruling": "set", "name": name, "key": key, "value": int(value)},
-                 text=Message(f"GM裁定: {name} の {key} を {value} に", f"GM ruling: {name}'s {key} set to {value}"))
+        emit.add(
+            ev.NOTICE,
+            {"ruling": "set", "name": name, "key": key, "value": int(value)},
+            text=Message(
+                f"GM裁定: {name} の {key} を {value} に",
+                f"GM ruling: {name}'s {key} set to {value}",
+            ),
+        )
         return
     if sub == "note" and len(args) >= 2:
         text = " ".join(args[1:])
-        emit.add(ev.NOTICE, {"ruling": "note", "text": text}, text=Message(f"GM裁定: {text}", f"GM ruling: {text}"))
+        emit.add(
+            ev.NOTICE,
+            {"ruling": "note", "text": text},
+            text=Message(f"GM裁定: {text}", f"GM ruling: {text}"),
+        )
         return
     if sub == "order" and len(args) >= 2:
         combat = emit.state.combat
@@ -519,7 +591,13 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                 f"手番順には参加者全員を一度ずつ並べてください ({' '.join(combat.order)})",
                 f"list every combatant once ({' '.join(combat.order)})",
             )
-        emit.set_combat("order", names, text=Message(f"GM裁定: 手番順 {' → '.join(names)}", f"GM ruling: order {' → '.join(names)}"))
+        emit.set_combat(
+            "order",
+            names,
+            text=Message(
+                f"GM裁定: 手番順 {' → '.join(names)}", f"GM ruling: order {' → '.join(names)}"
+            ),
+        )
         return
     special = getattr(tracker, "gm_verbs", {}).get(sub)
     if special is not None:

@@ -93,15 +93,36 @@ class Emit:
 
     # -- common changes ----------------------------------------------------
     def set_status(
-        self, name: str, key: str, value: int, *, rules: tuple[str, ...] = (), note: Message | None = None
+        self,
+        name: str,
+        key: str,
+        value: int,
+        *,
+        rules: tuple[str, ...] = (),
+        note: Message | None = None,
     ) -> None:
         character = self.character(name)
-        old = character.hp if key == "hp" else character.max_hp if key == "max_hp" else character.statuses.get(key)
+        old = (
+            character.hp
+            if key == "hp"
+            else character.max_hp
+            if key == "max_hp"
+            else character.statuses.get(key)
+        )
         label = {"hp": "HP", "max_hp": "最大HP"}.get(key, key)
-        text = note or Message(f"{name}: {label} {old} → {value}", f"{name}: {label} {old} → {value}")
-        self.add(ev.STATUS_SET, {"name": name, "key": key, "value": value, "old": old}, rules=rules, text=text)
+        text = note or Message(
+            f"{name}: {label} {old} → {value}", f"{name}: {label} {old} → {value}"
+        )
+        self.add(
+            ev.STATUS_SET,
+            {"name": name, "key": key, "value": value, "old": old},
+            rules=rules,
+            text=text,
+        )
 
-    def add_condition(self, name: str, condition: Condition, *, text: Message | None = None) -> None:
+    def add_condition(
+        self, name: str, condition: Condition, *, text: Message | None = None
+    ) -> None:
         self.character(name)
         label = f"{condition.label}{condition.level or ''}"
         self.add(
@@ -121,8 +142,18 @@ class Emit:
             text=text or Message(f"{name}: {label} が解けた", f"{name}: {label} ended"),
         )
 
-    def set_field(self, name: str, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None) -> None:
+    def set_field(
+        self,
+        name: str,
+        key: str,
+        value: Any,
+        *,
+        rules: tuple[str, ...] = (),
+        text: Message | None = None,
+    ) -> None:
         self.add(ev.FIELD_SET, {"name": name, "key": key, "value": value}, rules=rules, text=text)
 
-    def set_combat(self, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None) -> None:
+    def set_combat(
+        self, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None
+    ) -> None:
         self.add(ev.COMBAT_SET, {"key": key, "value": value}, rules=rules, text=text)

@@ -60,8 +60,12 @@ class LittleWorldTracker(Tracker):
         self.verbs = {"attack": self.attack, "pass": self.pass_turn}
         self.verb_help = {
             "attack 目標 能力": Message("攻撃 (LW-COMBAT-05…12)", "attack with 体力/技巧/理知"),
-            "pass": Message("手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"),
-            "gm lock [名前…]": Message("行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"),
+            "pass": Message(
+                "手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"
+            ),
+            "gm lock [名前…]": Message(
+                "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"
+            ),
             "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
             "gm tie 名前…": Message("同値PCの順番 (LW-COMBAT-02)", "order tied PCs"),
         }
@@ -82,9 +86,15 @@ class LittleWorldTracker(Tracker):
             if sc.poison:
                 conds.append(Condition(label=POISON, level=sc.poison, rules=["LW-COND-02"]))
             if sc.paralysis:
-                conds.append(Condition(label=PARALYSIS, since_own_turn=-sc.paralysis_turns, rules=["LW-COND-03"]))
+                conds.append(
+                    Condition(
+                        label=PARALYSIS, since_own_turn=-sc.paralysis_turns, rules=["LW-COND-03"]
+                    )
+                )
             if sc.sleep:
-                conds.append(Condition(label=SLEEP, since_own_turn=-sc.sleep_turns, rules=["LW-COND-04"]))
+                conds.append(
+                    Condition(label=SLEEP, since_own_turn=-sc.sleep_turns, rules=["LW-COND-04"])
+                )
             if sc.confusion:
                 conds.append(Condition(label=CONFUSION, rules=["LW-COND-05"]))
             character.conditions = conds
@@ -122,7 +132,9 @@ class LittleWorldTracker(Tracker):
             rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
             turns = S.paralysis_recovery_turns if label == PARALYSIS else S.sleep_recovery_turns
             since = character.own_turns
-            return Condition(label=label, since_own_turn=since, ends_at_own_turn=since + turns, rules=[rule])
+            return Condition(
+                label=label, since_own_turn=since, ends_at_own_turn=since + turns, rules=[rule]
+            )
         if label == CONFUSION:
             return Condition(label=CONFUSION, rules=["LW-COND-05"])
         return Condition(label=label, level=level)
@@ -130,7 +142,9 @@ class LittleWorldTracker(Tracker):
     # -- order -------------------------------------------------------------
     def combatants(self, emit: Emit) -> list[lwt.Combatant]:
         return [
-            lwt.Combatant(id=c.name, skill=self.ability(c, "技巧"), is_pc=c.side == "pc", name=c.name)
+            lwt.Combatant(
+                id=c.name, skill=self.ability(c, "技巧"), is_pc=c.side == "pc", name=c.name
+            )
             for c in emit.state.characters.values()
         ]
 
@@ -138,7 +152,9 @@ class LittleWorldTracker(Tracker):
         combat = emit.state.combat
         pc_order = combat.fields.get("pc_order", []) if combat else []
         if combat is not None:
-            rs = lwt.RoundState(combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked")))
+            rs = lwt.RoundState(
+                combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked"))
+            )
             return list(lwt.next_round(rs, self.combatants(emit), pc_order, S).order)
         return list(lwt.turn_order(self.combatants(emit), pc_order, S).order)
 
@@ -151,20 +167,28 @@ class LittleWorldTracker(Tracker):
             ev.COMBAT_STARTED,
             {"order": list(rs.order), "fields": {"delayed": []}},
             rules=rs.rules,
-            text=Message(f"戦闘開始: ラウンド1 (手番順: {' → '.join(rs.order)})", f"combat starts: round 1 (order: {' → '.join(rs.order)})"),
+            text=Message(
+                f"戦闘開始: ラウンド1 (手番順: {' → '.join(rs.order)})",
+                f"combat starts: round 1 (order: {' → '.join(rs.order)})",
+            ),
         )
         self.advance(emit, None)
 
     def new_round(self, emit: Emit) -> None:
         combat = emit.state.combat
         assert combat is not None
-        rs = lwt.RoundState(combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked")))
+        rs = lwt.RoundState(
+            combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked"))
+        )
         new = lwt.next_round(rs, self.combatants(emit), combat.fields.get("pc_order", []), S)
         emit.add(
             ev.ROUND_STARTED,
             {"round": new.round, "order": list(new.order)},
             rules=new.rules,
-            text=Message(f"ラウンド{new.round} 開始 (手番順: {' → '.join(new.order)})", f"round {new.round} starts (order: {' → '.join(new.order)})"),
+            text=Message(
+                f"ラウンド{new.round} 開始 (手番順: {' → '.join(new.order)})",
+                f"round {new.round} starts (order: {' → '.join(new.order)})",
+            ),
         )
         emit.set_combat("delayed", [])
 
@@ -176,7 +200,10 @@ class LittleWorldTracker(Tracker):
         queue += [n for n in delayed if n not in combat.acted]
         waiting = [n for n in queue if self.can_take_turn(emit, n)]
         if pick is not None:
-            raise fail("帽子世界TRPGの手番順は【技巧】で決まります (/gm order で変更)", "the order follows 技巧 (the GM may use /gm order)")
+            raise fail(
+                "帽子世界TRPGの手番順は【技巧】で決まります (/gm order で変更)",
+                "the order follows 技巧 (the GM may use /gm order)",
+            )
         return waiting[0] if waiting else None
 
     def advance(self, emit: Emit, pick: str | None) -> None:
@@ -188,8 +215,15 @@ class LittleWorldTracker(Tracker):
             caps = self.caps(character)
             spent = character.fields.get("_spent") == self.turn_key(emit, character.name)
             if character.down or spent or not (caps.can_act or caps.can_move):
-                emit.add(ev.NOTICE, {"skipped": character.name}, rules=caps.rules,
-                         text=Message(f"{character.name} は行動できない (手番終了)", f"{character.name} cannot act (turn over)"))
+                emit.add(
+                    ev.NOTICE,
+                    {"skipped": character.name},
+                    rules=caps.rules,
+                    text=Message(
+                        f"{character.name} は行動できない (手番終了)",
+                        f"{character.name} cannot act (turn over)",
+                    ),
+                )
                 continue
             return
         raise fail("手番を取れるキャラクターがいません", "nobody can take a turn")
@@ -202,7 +236,9 @@ class LittleWorldTracker(Tracker):
             ev.TURN_STARTED,
             {"name": name, "resume": resume},
             rules=("LW-COMBAT-03",) if resume else ("LW-COMBAT-01",),
-            text=Message(f"ラウンド{combat.round}: {name} の手番", f"round {combat.round}: {name}'s turn"),
+            text=Message(
+                f"ラウンド{combat.round}: {name} の手番", f"round {combat.round}: {name}'s turn"
+            ),
         )
         if resume:
             return
@@ -210,11 +246,26 @@ class LittleWorldTracker(Tracker):
         before = rule_conditions(character, character.own_turns - 1)
         change = lwc.on_own_turn(before, character.hp, S)
         if change.poison_damage:
-            emit.set_status(name, "hp", change.hp, rules=("LW-COND-02",),
-                            note=Message(f"{name}: 毒で {change.poison_damage} ダメージ (HP {character.hp} → {change.hp})", f"{name}: poison deals {change.poison_damage} (HP {character.hp} → {change.hp})"))
+            emit.set_status(
+                name,
+                "hp",
+                change.hp,
+                rules=("LW-COND-02",),
+                note=Message(
+                    f"{name}: 毒で {change.poison_damage} ダメージ "
+                    f"(HP {character.hp} → {change.hp})",
+                    f"{name}: poison deals {change.poison_damage} "
+                    f"(HP {character.hp} → {change.hp})",
+                ),
+            )
         for label in change.recovered:
             rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
-            emit.remove_condition(name, label, rules=(rule,), text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"))
+            emit.remove_condition(
+                name,
+                label,
+                rules=(rule,),
+                text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"),
+            )
         # A paralysed character's turn passes; the recovery turn is spent too (LW-COND-03).
         if PARALYSIS in change.recovered and not change.may_act:
             emit.set_field(name, "_spent", self.turn_key(emit, name))
@@ -230,10 +281,23 @@ class LittleWorldTracker(Tracker):
             raise fail("戦闘中ではありません", "no combat is running")
         delayed = list(combat.fields.get("delayed", []))
         rest = [n for n in combat.order if n not in combat.acted and n not in delayed and n != name]
-        rs = lwt.RoundState(combat.round, tuple(combat.order), (name, *rest, *[d for d in delayed if d != name]), tuple(combat.acted), tuple(delayed))
+        rs = lwt.RoundState(
+            combat.round,
+            tuple(combat.order),
+            (name, *rest, *[d for d in delayed if d != name]),
+            tuple(combat.acted),
+            tuple(delayed),
+        )
         new = lwt.delay_turn(rs, S)
-        emit.set_combat("delayed", list(new.delayed), rules=new.rules,
-                        text=Message(f"{name} は手番をパス (ラウンドの最後に行動)", f"{name} passes (acts last this round)"))
+        emit.set_combat(
+            "delayed",
+            list(new.delayed),
+            rules=new.rules,
+            text=Message(
+                f"{name} は手番をパス (ラウンドの最後に行動)",
+                f"{name} passes (acts last this round)",
+            ),
+        )
         emit.add(ev.TURN_ENDED, {"name": name, "passed": True})
         self.advance(emit, None)
 
@@ -247,30 +311,49 @@ class LittleWorldTracker(Tracker):
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
         defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=S)
-        defender_ability = self.ability(defender, ability) if defend_ok and not defender.down else None
+        defender_ability = (
+            self.ability(defender, ability) if defend_ok and not defender.down else None
+        )
         if defender.down:
             defend_rules = ("LW-HP-02", "LW-COMBAT-11")
         out = lw.roll_attack(self.ability(attacker, ability), defender_ability, emit.randomizer, S)
         a = out.attack
-        a_text = f"{a.total}[{','.join(map(str, a.dice))}]" + (" クリティカル" if a.critical else " ファンブル" if a.fumble else "")
-        a_en = f"{a.total}[{','.join(map(str, a.dice))}]" + (" critical" if a.critical else " fumble" if a.fumble else "")
+        a_text = f"{a.total}[{','.join(map(str, a.dice))}]" + (
+            " クリティカル" if a.critical else " ファンブル" if a.fumble else ""
+        )
+        a_en = f"{a.total}[{','.join(map(str, a.dice))}]" + (
+            " critical" if a.critical else " fumble" if a.fumble else ""
+        )
         if out.defence is not None:
             d = out.defence
-            extra = " クリティカル(回避)" if d.critical else " ファンブル(防御値0)" if d.fumble else ""
-            d_text = f"{target_name}の防御値 {out.defence_value}[{','.join(map(str, d.dice))}]{extra}"
+            extra = (
+                " クリティカル(回避)" if d.critical else " ファンブル(防御値0)" if d.fumble else ""
+            )
+            d_text = (
+                f"{target_name}の防御値 {out.defence_value}[{','.join(map(str, d.dice))}]{extra}"
+            )
             d_en = f"{target_name}'s defence {out.defence_value}[{','.join(map(str, d.dice))}]"
         elif a.fumble:
             d_text, d_en = "攻撃失敗", "the attack fails"
         else:
             d_text, d_en = f"{target_name}は防御できない", f"{target_name} cannot defend"
-        rules = tuple(dict.fromkeys((*out.rules, *(defend_rules if defender_ability is None else ()))))
+        rules = tuple(
+            dict.fromkeys((*out.rules, *(defend_rules if defender_ability is None else ())))
+        )
         emit.add(
             ev.ROLL,
-            {"action": "attack", "target": target_name, "ability": ability, "attack": a.total,
-             "defence": out.defence_value, "damage": out.damage},
+            {
+                "action": "attack",
+                "target": target_name,
+                "ability": ability,
+                "attack": a.total,
+                "defence": out.defence_value,
+                "damage": out.damage,
+            },
             rules=rules,
             text=Message(
-                f"{name} の攻撃 ({ability}) ＞ 攻撃値 {a_text} ＞ {d_text} ＞ ダメージ {out.damage}",
+                f"{name} の攻撃 ({ability}) ＞ 攻撃値 {a_text} "
+                f"＞ {d_text} ＞ ダメージ {out.damage}",
                 f"{name} attacks ({ability}) > attack {a_en} > {d_en} > damage {out.damage}",
             ),
         )
@@ -279,8 +362,15 @@ class LittleWorldTracker(Tracker):
             new_hp = old_hp - out.damage
             emit.set_status(target_name, "hp", new_hp, rules=("LW-COMBAT-10",))
             if new_hp <= 0 < old_hp:
-                emit.add(ev.NOTICE, {"down": target_name}, rules=("LW-ABIL-01", "LW-HP-02"),
-                         text=Message(f"{target_name} は行動不能 (HP {new_hp})", f"{target_name} is unable to act (HP {new_hp})"))
+                emit.add(
+                    ev.NOTICE,
+                    {"down": target_name},
+                    rules=("LW-ABIL-01", "LW-HP-02"),
+                    text=Message(
+                        f"{target_name} は行動不能 (HP {new_hp})",
+                        f"{target_name} is unable to act (HP {new_hp})",
+                    ),
+                )
         if emit.state.combat is not None:
             self.after_line(emit)
             self.advance(emit, None)  # LW-COMBAT-12
@@ -290,19 +380,39 @@ class LittleWorldTracker(Tracker):
         characters = list(emit.state.characters.values())
         for side in ("pc", "npc"):
             members = [
-                lwt.RowMember(c.name, c.fields.get("row", "前衛"), not c.down and self.caps(c).can_act)
-                for c in characters if c.side == side
+                lwt.RowMember(
+                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(c).can_act
+                )
+                for c in characters
+                if c.side == side
             ]
             collapse = lwt.collapse_rows(members)
             for moved in collapse.moved:
-                emit.set_field(moved, "row", "前衛", rules=collapse.rules,
-                               text=Message(f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"))
-        members = [lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c)) for c in emit.state.characters.values()]
+                emit.set_field(
+                    moved,
+                    "row",
+                    "前衛",
+                    rules=collapse.rules,
+                    text=Message(
+                        f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
+                    ),
+                )
+        members = [
+            lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
+            for c in emit.state.characters.values()
+        ]
         status = lwc.party_status(members, S)
         was = bool(emit.state.fields.get("party_down"))
         if status.down and not was:
-            emit.add(ev.PARTY_DOWN, {"down": True}, rules=status.rules,
-                     text=Message("PC全員が行動不能です: GMが運命を決めます", "every PC is unable to act: the GM decides their fate"))
+            emit.add(
+                ev.PARTY_DOWN,
+                {"down": True},
+                rules=status.rules,
+                text=Message(
+                    "PC全員が行動不能です: GMが運命を決めます",
+                    "every PC is unable to act: the GM decides their fate",
+                ),
+            )
         elif was and not status.down:
             emit.add(ev.PARTY_DOWN, {"down": False}, rules=status.rules)
 
@@ -315,20 +425,41 @@ class LittleWorldTracker(Tracker):
         new = lwt.use_order_manipulation(rs, args or None)
         if args:
             emit.set_combat("order", list(new.order), rules=new.rules)
-        emit.set_combat("locked", True, rules=new.rules,
-                        text=Message(f"行動順操作: 手番順を固定 ({' → '.join(new.order)})", f"行動順操作: order locked ({' → '.join(new.order)})"))
+        emit.set_combat(
+            "locked",
+            True,
+            rules=new.rules,
+            text=Message(
+                f"行動順操作: 手番順を固定 ({' → '.join(new.order)})",
+                f"行動順操作: order locked ({' → '.join(new.order)})",
+            ),
+        )
 
     def gm_row(self, emit: Emit, args: list[str]) -> None:
         if len(args) != 2 or args[1] not in ROWS:
             raise fail("/gm row 名前 前衛|後衛 です", "use /gm row NAME front|back")
         emit.character(args[0])
-        emit.set_field(args[0], "row", ROWS[args[1]], rules=("LW-COMBAT-16",),
-                       text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"))
+        emit.set_field(
+            args[0],
+            "row",
+            ROWS[args[1]],
+            rules=("LW-COMBAT-16",),
+            text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
+        )
 
     def gm_tie(self, emit: Emit, args: list[str]) -> None:
         combat = emit.state.combat
         if combat is None:
             raise fail("戦闘中ではありません", "no combat is running")
-        new = lwt.reorder_tied_pcs(self.combatants(emit), args, combat.fields.get("pc_order", []), S)
-        emit.set_combat("pc_order", [n for n in new.order if n in set(args) or n in combat.fields.get("pc_order", [])],
-                        rules=new.rules, text=Message(f"同値PCの順番: {' → '.join(args)} (次のラウンドから)", f"tied PCs: {' → '.join(args)} (from next round)"))
+        new = lwt.reorder_tied_pcs(
+            self.combatants(emit), args, combat.fields.get("pc_order", []), S
+        )
+        emit.set_combat(
+            "pc_order",
+            [n for n in new.order if n in set(args) or n in combat.fields.get("pc_order", [])],
+            rules=new.rules,
+            text=Message(
+                f"同値PCの順番: {' → '.join(args)} (次のラウンドから)",
+                f"tied PCs: {' → '.join(args)} (from next round)",
+            ),
+        )

@@ -63,7 +63,9 @@ class _StoreHistory:
         store, room = self.session.store, self.session.room
         first = store.first_seq_of(room, command_id)
         if first is None:
-            raise fail("取り消すコマンドがログにありません", "the command to undo is not in the log")
+            raise fail(
+                "取り消すコマンドがログにありません", "the command to undo is not in the log"
+            )
         return store.load_state(room, at=first - 1)
 
     def recent(self, count: int) -> list[tuple[int, Event]]:
@@ -106,12 +108,15 @@ class TableSession:
                 actor="",
                 command_id=uuid.uuid4().hex,
                 at=now_iso(),
-                text=Message(f"部屋 {room_name} ({system}) を作成", f"room {room_name} ({system}) created"),
+                text=Message(
+                    f"部屋 {room_name} ({system}) を作成", f"room {room_name} ({system}) created"
+                ),
             )
             room = store.create_room(room_name, system, first)
         elif system and system != room.system:
             raise fail(
-                f"部屋 {room_name!r} のゲームシステムは {room.system} です ({system} ではありません)",
+                f"部屋 {room_name!r} のゲームシステムは "
+                f"{room.system} です ({system} ではありません)",
                 f"room {room_name!r} plays {room.system}, not {system}",
                 "system mismatch",
             )
@@ -151,6 +156,9 @@ class TableSession:
             self.state = new_state
             return outcome
         raise SaikoroError(
-            Message("部屋への書き込みが混み合っています。もう一度どうぞ", "the room is too busy; try again"),
+            Message(
+                "部屋への書き込みが混み合っています。もう一度どうぞ",
+                "the room is too busy; try again",
+            ),
             reason="busy",
         )

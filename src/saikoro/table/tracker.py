@@ -8,7 +8,7 @@ events. Per-system trackers live beside this module (``littleworld_tracker``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
@@ -24,9 +24,9 @@ class Tracker:
 
     system = "DiceBot"
     #: Slash commands of this system: name → handler(emit, actor, args).
-    verbs: dict[str, Verb] = {}
+    verbs: ClassVar[dict[str, Verb]] = {}
     #: One help line per verb (Japanese, English).
-    verb_help: dict[str, Message] = {}
+    verb_help: ClassVar[dict[str, Message]] = {}
 
     # -- characters --------------------------------------------------------
     def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
@@ -73,7 +73,10 @@ class Tracker:
         emit.add(
             ev.COMBAT_STARTED,
             {"order": order},
-            text=Message(f"戦闘開始 (手番順: {' → '.join(order)})", f"combat starts (order: {' → '.join(order)})"),
+            text=Message(
+                f"戦闘開始 (手番順: {' → '.join(order)})",
+                f"combat starts (order: {' → '.join(order)})",
+            ),
         )
         self.advance(emit, None)
 
@@ -90,7 +93,10 @@ class Tracker:
         waiting = [n for n in combat.order if n not in combat.acted and self.can_take_turn(emit, n)]
         if pick is not None:
             if pick not in waiting:
-                raise fail(f"{pick} はこのラウンドに手番がありません", f"{pick} has no turn left this round")
+                raise fail(
+                    f"{pick} はこのラウンドに手番がありません",
+                    f"{pick} has no turn left this round",
+                )
             return pick
         return waiting[0] if waiting else None
 

@@ -63,7 +63,9 @@ class UnmeiTracker(Tracker):
             "cast 目標": Message("発動 (UM-MAGIC-02/03)", "activate the chanted spell"),
             "defend": Message("防御専念 AC・RC+20 (UM-DEFEND-01)", "full defence"),
             "move 3|1|5": Message("移動 (UM-MOVE-01)", "move"),
-            "fate success|half|cancel|reroll": Message("運命判定 (UM-FATE-01/02)", "fate check + rescue"),
+            "fate success|half|cancel|reroll": Message(
+                "運命判定 (UM-FATE-01/02)", "fate check + rescue"
+            ),
         }
         self.gm_verbs = {"dying": self.gm_dying, "fate": self.gm_fate_reset}
 
@@ -83,11 +85,15 @@ class UnmeiTracker(Tracker):
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else super().references(character)
-        return _value(character, refs, "AC") + sum(c.mods.get("AC", 0) for c in character.conditions)
+        return _value(character, refs, "AC") + sum(
+            c.mods.get("AC", 0) for c in character.conditions
+        )
 
     def rc(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else super().references(character)
-        return _value(character, refs, "RC") + sum(c.mods.get("RC", 0) for c in character.conditions)
+        return _value(character, refs, "RC") + sum(
+            c.mods.get("RC", 0) for c in character.conditions
+        )
 
     def combatant(self, character: Character) -> um.CombatantState:
         refs = super().references(character)
@@ -103,17 +109,33 @@ class UnmeiTracker(Tracker):
             chant=um.Chant(chant["spell"], chant["since_own_turn"]) if chant else None,
             aim=int(character.fields.get("aim", 0)),
             modifiers=tuple(
-                um.Modifier(c.label, c.mods.get("AC", 0), c.mods.get("RC", 0), c.ends_at_own_turn or 0, c.rules[0] if c.rules else "")
+                um.Modifier(
+                    c.label,
+                    c.mods.get("AC", 0),
+                    c.mods.get("RC", 0),
+                    c.ends_at_own_turn or 0,
+                    c.rules[0] if c.rules else "",
+                )
                 for c in character.conditions
                 if c.mods
             ),
         )
 
-    def save(self, emit: Emit, before: um.CombatantState, after: um.CombatantState, rules: tuple[str, ...]) -> None:
+    def save(
+        self,
+        emit: Emit,
+        before: um.CombatantState,
+        after: um.CombatantState,
+        rules: tuple[str, ...],
+    ) -> None:
         """Emit the tracker fields that an action changed."""
         name = after.name
         if after.chant != before.chant:
-            chant = None if after.chant is None else {"spell": after.chant.spell, "since_own_turn": after.chant.since_own_turn}
+            chant = (
+                None
+                if after.chant is None
+                else {"spell": after.chant.spell, "since_own_turn": after.chant.since_own_turn}
+            )
             emit.set_field(name, "chant", chant, rules=rules)
         if after.aim != before.aim:
             emit.set_field(name, "aim", after.aim, rules=rules)
@@ -122,15 +144,25 @@ class UnmeiTracker(Tracker):
             if m.source not in old:
                 emit.add_condition(
                     name,
-                    Condition(label=m.source, ends_at_own_turn=m.until_own_turn, mods={"AC": m.ac, "RC": m.rc}, rules=[m.rule]),
-                    text=Message(f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+}, 次の手番まで)", f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+} until next turn)"),
+                    Condition(
+                        label=m.source,
+                        ends_at_own_turn=m.until_own_turn,
+                        mods={"AC": m.ac, "RC": m.rc},
+                        rules=[m.rule],
+                    ),
+                    text=Message(
+                        f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+}, 次の手番まで)",
+                        f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+} until next turn)",
+                    ),
                 )
 
     # -- turns -------------------------------------------------------------
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
-        return character is not None and not character.down and not any(
-            character.condition(label) for label in DOWN_LABELS
+        return (
+            character is not None
+            and not character.down
+            and not any(character.condition(label) for label in DOWN_LABELS)
         )
 
     def _fighters(self, emit: Emit) -> list[um.CombatantState]:
@@ -147,7 +179,12 @@ class UnmeiTracker(Tracker):
             for n, v in combat.fields.get("remaining", {}).items()
             if n in emit.state.characters
         }
-        return um.RoundState(combat.round, remaining, tuple(n for n in combat.order if n in remaining), tuple(combat.acted))
+        return um.RoundState(
+            combat.round,
+            remaining,
+            tuple(n for n in combat.order if n in remaining),
+            tuple(combat.acted),
+        )
 
     def start_combat(self, emit: Emit) -> None:
         fighters = self._fighters(emit)
@@ -160,7 +197,8 @@ class UnmeiTracker(Tracker):
             rules=state.rules,
             text=Message(
                 f"戦闘開始: ラウンド1 (提示順: {' → '.join(state.order)}; 手番は行動力の回数)",
-                f"combat starts: round 1 (offered order: {' → '.join(state.order)}; turns = 行動力)",
+                "combat starts: round 1 (offered order: "
+                f"{' → '.join(state.order)}; turns = 行動力)",
             ),
         )
         self.advance(emit, None)
@@ -173,7 +211,10 @@ class UnmeiTracker(Tracker):
             ev.ROUND_STARTED,
             {"round": state.round, "order": list(state.order)},
             rules=state.rules,
-            text=Message(f"ラウンド{state.round} 開始 (提示順: {' → '.join(state.order)})", f"round {state.round} starts (offered: {' → '.join(state.order)})"),
+            text=Message(
+                f"ラウンド{state.round} 開始 (提示順: {' → '.join(state.order)})",
+                f"round {state.round} starts (offered: {' → '.join(state.order)})",
+            ),
         )
         emit.set_combat("remaining", dict(state.remaining), rules=state.rules)
 
@@ -223,9 +264,15 @@ class UnmeiTracker(Tracker):
         key = self.turn_key(emit, name)
         if used and used[:2] == key:
             follow = used[2]
-            allowed = (follow == "attack" and kind == "melee") or (follow == "act" and kind not in ("move",))
+            allowed = (follow == "attack" and kind == "melee") or (
+                follow == "act" and kind not in ("move",)
+            )
             if not allowed:
-                raise fail(f"{name} はこの手番ですでに行動しました (/next)", f"{name} already acted this turn (/next)", "turn used")
+                raise fail(
+                    f"{name} はこの手番ですでに行動しました (/next)",
+                    f"{name} already acted this turn (/next)",
+                    "turn used",
+                )
         emit.set_field(name, "_used", [*key, follow])
 
     def _weapon(self, sheet: Any, ranged: bool, name: str | None) -> Any:
@@ -252,17 +299,42 @@ class UnmeiTracker(Tracker):
             total += result.value
         return total
 
-    def apply_damage(self, emit: Emit, target: str, damage: int, source: str, expr: str | None = None) -> None:
+    def apply_damage(
+        self, emit: Emit, target: str, damage: int, source: str, expr: str | None = None
+    ) -> None:
         """UM-DMG-01: damage off HP; breaks a chant (UM-MAGIC-01); HP ≤ 0 → dying check."""
         character = emit.character(target)
-        outcome = um.take_damage(character.hp, damage, chanting=bool(character.fields.get("chant")), settings=S)
-        emit.set_status(
-            target, "hp", outcome.hp, rules=outcome.rules,
-            note=Message(f"{target} に {outcome.damage} ダメージ (HP {character.hp} → {outcome.hp})", f"{target} takes {outcome.damage} damage (HP {character.hp} → {outcome.hp})"),
+        outcome = um.take_damage(
+            character.hp, damage, chanting=bool(character.fields.get("chant")), settings=S
         )
-        emit.set_field(target, "_incoming", {"damage": outcome.damage, "hp_before": outcome.hp + outcome.damage, "expr": expr, "from": source})
+        emit.set_status(
+            target,
+            "hp",
+            outcome.hp,
+            rules=outcome.rules,
+            note=Message(
+                f"{target} に {outcome.damage} ダメージ (HP {character.hp} → {outcome.hp})",
+                f"{target} takes {outcome.damage} damage (HP {character.hp} → {outcome.hp})",
+            ),
+        )
+        emit.set_field(
+            target,
+            "_incoming",
+            {
+                "damage": outcome.damage,
+                "hp_before": outcome.hp + outcome.damage,
+                "expr": expr,
+                "from": source,
+            },
+        )
         if outcome.chant_broken:
-            emit.set_field(target, "chant", None, rules=("UM-MAGIC-01",), text=Message(f"{target} の詠唱が途切れた", f"{target}'s chant is broken"))
+            emit.set_field(
+                target,
+                "chant",
+                None,
+                rules=("UM-MAGIC-01",),
+                text=Message(f"{target} の詠唱が途切れた", f"{target}'s chant is broken"),
+            )
         if outcome.dying_check_due:
             self.dying(emit, target)
 
@@ -270,15 +342,20 @@ class UnmeiTracker(Tracker):
         character = emit.character(name)
         refs = super().references(character)
         roll = emit.randomizer.roll_once(100)
-        out = um.dying_check(roll, _value(character, refs, "運命"), int(character.fields.get("fate_left", 0)), S)
+        out = um.dying_check(
+            roll, _value(character, refs, "運命"), int(character.fields.get("fate_left", 0)), S
+        )
         if out.used_fate:
             emit.set_field(name, "fate_left", out.uses_left)
         label = out.state.value
         emit.add_condition(
-            name, Condition(label=label, rules=list(out.rules)),
+            name,
+            Condition(label=label, rules=list(out.rules)),
             text=Message(
-                f"{name} の運命判定 (1D100<={out.check.target}) ＞ {roll} ＞ {'成功: 気絶' if out.check.success else '失敗: 死亡'}",
-                f"{name}'s fate check (1D100<={out.check.target}) > {roll} > {'success: unconscious' if out.check.success else 'failure: dead'}",
+                f"{name} の運命判定 (1D100<={out.check.target}) ＞ {roll} "
+                f"＞ {'成功: 気絶' if out.check.success else '失敗: 死亡'}",
+                f"{name}'s fate check (1D100<={out.check.target}) > {roll} > "
+                f"{'success: unconscious' if out.check.success else 'failure: dead'}",
             ),
         )
 
@@ -292,7 +369,9 @@ class UnmeiTracker(Tracker):
         return emit.character(args[0])
 
     def melee(self, emit: Emit, name: str, args: list[str]) -> None:
-        target = self._target(emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]"))
+        target = self._target(
+            emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]")
+        )
         self._use_turn(emit, name, "melee")
         attacker = emit.character(name)
         refs = self.references(attacker)
@@ -306,49 +385,112 @@ class UnmeiTracker(Tracker):
         self._attack_result(emit, name, target.name, out, weapon, "白兵攻撃", "melee")
 
     def shoot(self, emit: Emit, name: str, args: list[str]) -> None:
-        target = self._target(emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]"))
+        target = self._target(
+            emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]")
+        )
         self._use_turn(emit, name, "shoot")
         attacker = emit.character(name)
         refs = self.references(attacker)
         weapon = self._weapon(_sheet(attacker), True, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
         roll = emit.randomizer.roll_once(100)
-        out = um.ranged_attack(roll, refs.get("盗賊", 0), self.ac(target), refs.get("敏捷度", 0), before.aim, settings=S)
+        out = um.ranged_attack(
+            roll,
+            refs.get("盗賊", 0),
+            self.ac(target),
+            refs.get("敏捷度", 0),
+            before.aim,
+            settings=S,
+        )
         self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
         self._attack_result(emit, name, target.name, out, weapon, "射撃攻撃", "shot")
 
-    def _attack_result(self, emit: Emit, name: str, target: str, out: um.AttackOutcome, weapon: Any, ja: str, en: str) -> None:
-        words = {"critical": ("クリティカル", "critical hit"), "hit": ("命中", "hit"), "armour": ("装甲で防がれた", "stopped by armour"), "miss": ("失敗", "miss"), "out_of_range": ("射程外", "out of range")}
+    def _attack_result(
+        self,
+        emit: Emit,
+        name: str,
+        target: str,
+        out: um.AttackOutcome,
+        weapon: Any,
+        ja: str,
+        en: str,
+    ) -> None:
+        words = {
+            "critical": ("クリティカル", "critical hit"),
+            "hit": ("命中", "hit"),
+            "armour": ("装甲で防がれた", "stopped by armour"),
+            "miss": ("失敗", "miss"),
+            "out_of_range": ("射程外", "out of range"),
+        }
         w_ja, w_en = words[out.result]
         emit.add(
             ev.ROLL,
-            {"action": en, "target": target, "roll": out.roll, "target_value": out.target, "ac": out.ac, "result": out.result},
+            {
+                "action": en,
+                "target": target,
+                "roll": out.roll,
+                "target_value": out.target,
+                "ac": out.ac,
+                "result": out.result,
+            },
             rules=out.rules,
             text=Message(
-                f"{name} の{ja} → {target} (1D100<={out.target}, AC{out.ac}, クリティカル<={out.critical_range}) ＞ {out.roll} ＞ {w_ja}",
-                f"{name}'s {en} → {target} (1D100<={out.target}, AC{out.ac}, critical<={out.critical_range}) > {out.roll} > {w_en}",
+                f"{name} の{ja} → {target} (1D100<={out.target}, AC{out.ac}, "
+                f"クリティカル<={out.critical_range}) ＞ {out.roll} ＞ {w_ja}",
+                f"{name}'s {en} → {target} (1D100<={out.target}, AC{out.ac}, "
+                f"critical<={out.critical_range}) > {out.roll} > {w_en}",
             ),
         )
         expr = weapon.damage if weapon is not None else "1D6"
         if not out.hit:
-            self._last_check(emit, name, {"kind": en, "target": target, "expr": expr, "abilities": list(weapon.abilities) if weapon else []})
+            self._last_check(
+                emit,
+                name,
+                {
+                    "kind": en,
+                    "target": target,
+                    "expr": expr,
+                    "abilities": list(weapon.abilities) if weapon else [],
+                },
+            )
             return
         self._last_check(emit, name, None)
         self._hit(emit, name, target, expr, list(weapon.abilities) if weapon else [], out.critical)
 
-    def _hit(self, emit: Emit, name: str, target: str, expr: str, abilities: list[str], critical: bool) -> None:
+    def _hit(
+        self, emit: Emit, name: str, target: str, expr: str, abilities: list[str], critical: bool
+    ) -> None:
         times = 1
         rules: tuple[str, ...] = ("UM-DMG-01",)
         if critical:
             effects = um.critical_effects(abilities, S)
             times = effects.damage_rolls
             if effects.extra_attacks or effects.gm_defined:
-                extra = "、".join([*(["連続: もう一度攻撃できる"] if effects.extra_attacks else []), *effects.gm_defined])
-                emit.add(ev.NOTICE, {"critical_effects": list(abilities)}, rules=effects.rules,
-                         text=Message(f"クリティカル効果 (GM裁定): {extra}", f"critical effects (GM's ruling): {extra}"))
+                extra = "、".join(
+                    [
+                        *(["連続: もう一度攻撃できる"] if effects.extra_attacks else []),
+                        *effects.gm_defined,
+                    ]
+                )
+                emit.add(
+                    ev.NOTICE,
+                    {"critical_effects": list(abilities)},
+                    rules=effects.rules,
+                    text=Message(
+                        f"クリティカル効果 (GM裁定): {extra}",
+                        f"critical effects (GM's ruling): {extra}",
+                    ),
+                )
         damage = self._roll_damage(emit, expr, times)
-        emit.add(ev.NOTICE, {"damage": damage, "expr": expr, "times": times}, rules=rules,
-                 text=Message(f"ダメージ {expr}{'×' + str(times) if times > 1 else ''} ＞ {damage}", f"damage {expr}{'x' + str(times) if times > 1 else ''} > {damage}"))
+        emit.add(
+            ev.NOTICE,
+            {"damage": damage, "expr": expr, "times": times},
+            rules=rules,
+            text=Message(
+                f"ダメージ {expr}{'×' + str(times) if times > 1 else ''} ＞ {damage}",
+                f"damage {expr}{'x' + str(times) if times > 1 else ''} > {damage}",
+            ),
+        )
         self.apply_damage(emit, target, damage, name, expr)
 
     def aim(self, emit: Emit, name: str, args: list[str]) -> None:
@@ -356,7 +498,12 @@ class UnmeiTracker(Tracker):
         before = self.combatant(emit.character(name))
         out = um.take_aim(before)
         self.save(emit, before, out.state, out.rules)
-        emit.add(ev.NOTICE, {"aim": out.state.aim}, rules=out.rules, text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"))
+        emit.add(
+            ev.NOTICE,
+            {"aim": out.state.aim},
+            rules=out.rules,
+            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+        )
 
     def chant(self, emit: Emit, name: str, args: list[str]) -> None:
         if len(args) != 1:
@@ -364,19 +511,32 @@ class UnmeiTracker(Tracker):
         character = emit.character(name)
         spells = {s.name: s for s in getattr(_sheet(character), "spells", [])}
         if args[0] not in spells:
-            raise fail(f"{name} は魔法 {args[0]!r} を知りません ({'、'.join(spells) or 'なし'})", f"{name} does not know {args[0]!r}")
+            raise fail(
+                f"{name} は魔法 {args[0]!r} を知りません ({'、'.join(spells) or 'なし'})",
+                f"{name} does not know {args[0]!r}",
+            )
         self._use_turn(emit, name, "chant")
         before = self.combatant(character)
         out = um.start_chant(before, args[0], S)
         self.save(emit, before, out.state, out.rules)
-        emit.add(ev.NOTICE, {"chant": args[0]}, rules=out.rules, text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"))
+        emit.add(
+            ev.NOTICE,
+            {"chant": args[0]},
+            rules=out.rules,
+            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+        )
 
     def cast(self, emit: Emit, name: str, args: list[str]) -> None:
         target = self._target(emit, args, Message("/cast 目標 です", "use /cast TARGET"))
         caster = emit.character(name)
         before = self.combatant(caster)
         if not um.can_activate(before):
-            raise fail("魔法は前の手番に詠唱し、詠唱中のときだけ発動できます (UM-MAGIC-02)", "a spell can be activated only while chanting it since an earlier turn (UM-MAGIC-02)", "not chanting")
+            raise fail(
+                "魔法は前の手番に詠唱し、詠唱中のときだけ発動できます (UM-MAGIC-02)",
+                "a spell can be activated only while chanting "
+                "it since an earlier turn (UM-MAGIC-02)",
+                "not chanting",
+            )
         self._use_turn(emit, name, "cast")
         sheet = _sheet(caster)
         assert before.chant is not None
@@ -386,20 +546,49 @@ class UnmeiTracker(Tracker):
         off_school = bool(spell.school) and spell.school != sheet.school
         roll = emit.randomizer.roll_once(100)
         out = um.activate_spell(
-            roll, refs.get("魔術", 0), off_school=off_school, halved=spell.half_rate,
-            rc=self.rc(target) if hostile else None, charm=refs.get("魅力") if hostile else None, settings=S,
+            roll,
+            refs.get("魔術", 0),
+            off_school=off_school,
+            halved=spell.half_rate,
+            rc=self.rc(target) if hostile else None,
+            charm=refs.get("魅力") if hostile else None,
+            settings=S,
         )
         turn = um.activation_attempt(before, out)
         self.save(emit, before, turn.state, turn.rules)
-        words = {"not_activated": ("発動失敗 (詠唱継続)", "not activated (still chanting)"), "activated": ("発動", "activated"), "resisted": ("抵抗された", "resisted"), "charm_override": ("発動 (魅力で抵抗無視)", "takes effect (charm beats RC)"), "took_effect": ("発動・効果あり", "takes effect")}
+        words = {
+            "not_activated": ("発動失敗 (詠唱継続)", "not activated (still chanting)"),
+            "activated": ("発動", "activated"),
+            "resisted": ("抵抗された", "resisted"),
+            "charm_override": ("発動 (魅力で抵抗無視)", "takes effect (charm beats RC)"),
+            "took_effect": ("発動・効果あり", "takes effect"),
+        }
         w_ja, w_en = words[out.result]
         rc = f", RC{out.rc}" if out.rc is not None else ""
         emit.add(
-            ev.ROLL, {"action": "cast", "spell": spell.name, "target": target.name, "roll": roll, "result": out.result},
+            ev.ROLL,
+            {
+                "action": "cast",
+                "spell": spell.name,
+                "target": target.name,
+                "roll": roll,
+                "result": out.result,
+            },
             rules=out.rules,
-            text=Message(f"{name} の「{spell.name}」→ {target.name} (1D100<={out.target}{rc}) ＞ {roll} ＞ {w_ja}", f"{name}'s {spell.name} → {target.name} (1D100<={out.target}{rc}) > {roll} > {w_en}"),
+            text=Message(
+                f"{name} の「{spell.name}」→ {target.name} "
+                f"(1D100<={out.target}{rc}) ＞ {roll} ＞ {w_ja}",
+                f"{name}'s {spell.name} → {target.name} "
+                f"(1D100<={out.target}{rc}) > {roll} > {w_en}",
+            ),
         )
-        self._last_check(emit, name, {"kind": "cast", "target": target.name, "spell": spell.name} if not out.activated else None)
+        self._last_check(
+            emit,
+            name,
+            {"kind": "cast", "target": target.name, "spell": spell.name}
+            if not out.activated
+            else None,
+        )
 
     def defend(self, emit: Emit, name: str, args: list[str]) -> None:
         self._use_turn(emit, name, "defend")
@@ -416,14 +605,30 @@ class UnmeiTracker(Tracker):
         before = self.combatant(character)
         out = um.move(before, option, S)  # type: ignore[arg-type]
         self.save(emit, before, out.state, out.rules)
-        emit.add(ev.NOTICE, {"move": option, **dict(out.detail)}, rules=out.rules, text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"))
+        emit.add(
+            ev.NOTICE,
+            {"move": option, **dict(out.detail)},
+            rules=out.rules,
+            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+        )
 
     # -- fate ----------------------------------------------------------------
     def fate(self, emit: Emit, name: str, args: list[str]) -> None:
-        effects = {"success": um.Rescue.CHECK_SUCCESS, "half": um.Rescue.HALVE_DAMAGE, "cancel": um.Rescue.CANCEL_CONDITION, "reroll": um.Rescue.REROLL_DAMAGE,
-                   "a": um.Rescue.CHECK_SUCCESS, "b": um.Rescue.HALVE_DAMAGE, "c": um.Rescue.CANCEL_CONDITION, "d": um.Rescue.REROLL_DAMAGE}
+        effects = {
+            "success": um.Rescue.CHECK_SUCCESS,
+            "half": um.Rescue.HALVE_DAMAGE,
+            "cancel": um.Rescue.CANCEL_CONDITION,
+            "reroll": um.Rescue.REROLL_DAMAGE,
+            "a": um.Rescue.CHECK_SUCCESS,
+            "b": um.Rescue.HALVE_DAMAGE,
+            "c": um.Rescue.CANCEL_CONDITION,
+            "d": um.Rescue.REROLL_DAMAGE,
+        }
         if len(args) != 1 or args[0].lower() not in effects:
-            raise fail("/fate success|half|cancel|reroll です (UM-FATE-02)", "use /fate success, half, cancel or reroll (UM-FATE-02)")
+            raise fail(
+                "/fate success|half|cancel|reroll です (UM-FATE-02)",
+                "use /fate success, half, cancel or reroll (UM-FATE-02)",
+            )
         effect = effects[args[0].lower()]
         character = emit.character(name)
         incoming = character.fields.get("_incoming")
@@ -431,43 +636,81 @@ class UnmeiTracker(Tracker):
         last_condition = character.fields.get("_last_condition")
         # Refuse before rolling when there is nothing to rescue (the use is not spent).
         if effect is um.Rescue.CHECK_SUCCESS and not last:
-            raise fail("成功にする失敗した判定がありません", "no failed check to turn into a success")
+            raise fail(
+                "成功にする失敗した判定がありません", "no failed check to turn into a success"
+            )
         if effect in (um.Rescue.HALVE_DAMAGE, um.Rescue.REROLL_DAMAGE) and not incoming:
             raise fail("軽減するダメージがありません", "no damage taken to rescue")
-        if effect is um.Rescue.CANCEL_CONDITION and not (last_condition and character.condition(last_condition)):
+        if effect is um.Rescue.CANCEL_CONDITION and not (
+            last_condition and character.condition(last_condition)
+        ):
             raise fail("無効にする状態異常がありません", "no condition to cancel")
         refs = super().references(character)
         roll = emit.randomizer.roll_once(100)
-        spent = um.spend_fate(int(character.fields.get("fate_left", 0)), roll, _value(character, refs, "運命"))
+        spent = um.spend_fate(
+            int(character.fields.get("fate_left", 0)), roll, _value(character, refs, "運命")
+        )
         emit.set_field(name, "fate_left", spent.uses_left, rules=spent.rules)
         ok = spent.check.success
-        emit.add(ev.ROLL, {"action": "fate", "roll": roll, "success": ok}, rules=spent.rules,
-                 text=Message(f"{name} の運命判定 (1D100<={spent.check.target}) ＞ {roll} ＞ {'成功' if ok else '失敗'} (残り{spent.uses_left}回)",
-                              f"{name}'s fate check (1D100<={spent.check.target}) > {roll} > {'success' if ok else 'failure'} ({spent.uses_left} left)"))
+        emit.add(
+            ev.ROLL,
+            {"action": "fate", "roll": roll, "success": ok},
+            rules=spent.rules,
+            text=Message(
+                f"{name} の運命判定 (1D100<={spent.check.target}) ＞ {roll} "
+                f"＞ {'成功' if ok else '失敗'} (残り{spent.uses_left}回)",
+                f"{name}'s fate check (1D100<={spent.check.target}) > {roll} "
+                f"> {'success' if ok else 'failure'} ({spent.uses_left} left)",
+            ),
+        )
         if not ok:
             return
         rules = ("UM-FATE-02",)
         if effect is um.Rescue.CHECK_SUCCESS:
             emit.set_field(name, "_last_check", None)
-            emit.add(ev.NOTICE, {"rescue": effect.value}, rules=rules, text=Message("運命: 判定を成功にした", "fate: the check succeeds"))
+            emit.add(
+                ev.NOTICE,
+                {"rescue": effect.value},
+                rules=rules,
+                text=Message("運命: 判定を成功にした", "fate: the check succeeds"),
+            )
             if last["kind"] in ("melee", "shot"):
-                self._hit(emit, name, last["target"], last["expr"], last.get("abilities", []), False)
+                self._hit(
+                    emit, name, last["target"], last["expr"], last.get("abilities", []), False
+                )
             return
         if effect is um.Rescue.CANCEL_CONDITION:
             res = um.apply_rescue(spent.check, effect, incoming_condition=last_condition)
-            emit.remove_condition(name, last_condition, rules=res.rules, text=Message(f"運命: {last_condition} を無効にした", f"fate: {last_condition} cancelled"))
+            emit.remove_condition(
+                name,
+                last_condition,
+                rules=res.rules,
+                text=Message(
+                    f"運命: {last_condition} を無効にした", f"fate: {last_condition} cancelled"
+                ),
+            )
             return
         hp_before = int(incoming["hp_before"])
         if effect is um.Rescue.HALVE_DAMAGE:
-            res = um.apply_rescue(spent.check, effect, incoming_damage=int(incoming["damage"]), settings=S)
+            res = um.apply_rescue(
+                spent.check, effect, incoming_damage=int(incoming["damage"]), settings=S
+            )
             new_damage = int(res.damage or 0)
         else:
             new_damage = self._roll_damage(emit, incoming.get("expr") or "1D6")
             res = um.apply_rescue(spent.check, effect, new_damage_rolls=[new_damage])
         new_hp = hp_before - new_damage
         emit.set_field(name, "_incoming", None)
-        emit.set_status(name, "hp", new_hp, rules=res.rules,
-                        note=Message(f"運命: ダメージ {incoming['damage']} → {new_damage} (HP {new_hp})", f"fate: damage {incoming['damage']} → {new_damage} (HP {new_hp})"))
+        emit.set_status(
+            name,
+            "hp",
+            new_hp,
+            rules=res.rules,
+            note=Message(
+                f"運命: ダメージ {incoming['damage']} → {new_damage} (HP {new_hp})",
+                f"fate: damage {incoming['damage']} → {new_damage} (HP {new_hp})",
+            ),
+        )
         character = emit.character(name)
         if new_hp > 0:
             for label in DOWN_LABELS:
@@ -484,8 +727,13 @@ class UnmeiTracker(Tracker):
             if character.condition(label):
                 emit.remove_condition(args[0], label, rules=("UM-FATE-04",))
         if args[1] != "none":
-            emit.add_condition(args[0], Condition(label=args[1], rules=["UM-FATE-04"]),
-                               text=Message(f"GM裁定: {args[0]} は{args[1]}", f"GM ruling: {args[0]} is {args[1]}"))
+            emit.add_condition(
+                args[0],
+                Condition(label=args[1], rules=["UM-FATE-04"]),
+                text=Message(
+                    f"GM裁定: {args[0]} は{args[1]}", f"GM ruling: {args[0]} is {args[1]}"
+                ),
+            )
 
     def gm_fate_reset(self, emit: Emit, args: list[str]) -> None:
         """``/gm fate reset``: a new session refills every fate count (UM-FATE-01)."""
@@ -495,7 +743,15 @@ class UnmeiTracker(Tracker):
             sheet = _sheet(character)
             uses = um.fate_uses_per_session(sheet.kind, sheet.level).uses
             emit.set_field(character.name, "fate_left", uses, rules=("UM-FATE-01",))
-        emit.add(ev.NOTICE, {"ruling": "fate reset"}, rules=("UM-FATE-01",), text=Message("GM裁定: 運命判定の回数を回復 (セッション開始)", "GM ruling: fate uses refilled (new session)"))
+        emit.add(
+            ev.NOTICE,
+            {"ruling": "fate reset"},
+            rules=("UM-FATE-01",),
+            text=Message(
+                "GM裁定: 運命判定の回数を回復 (セッション開始)",
+                "GM ruling: fate uses refilled (new session)",
+            ),
+        )
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
         emit.set_field(name, "_last_condition", label)
