@@ -32,7 +32,8 @@ def run_two_writers(db: str) -> None:
     for tag, proc in procs.items():
         outputs[tag] = proc.stdout.read()
         proc.wait(timeout=300)
-        assert proc.returncode == 0, proc.stderr.read()
+        bad = [x for x in outputs[tag].splitlines() if "\"ok\": false" in x]
+        assert proc.returncode == 0, (bad[:3], proc.stderr.read())
     for tag in procs:
         results = [json.loads(x) for x in outputs[tag].splitlines()]
         assert len(results) == LINES and all(r["ok"] for r in results)

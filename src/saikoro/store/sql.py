@@ -11,10 +11,10 @@ leaves the room at its last committed event (the transaction never commits).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -31,13 +31,15 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, replay
+from saikoro.table.state import RoomState, _apply_in_place, replay
+
+T = TypeVar("T")
 
 #: A snapshot is written every this many events (a cache: replay never needs it).
 SNAPSHOT_EVERY = 500
@@ -176,37 +178,9 @@ class SqlStore:
         """
         if not new_events:
             return seen_version
-        new_version = seen_version + len(new_events)
         try:
             with self.engine.begin() as conn:
-                moved = conn.execute(
-                    update(rooms)
-                    .where(rooms.c.id == room.id, rooms.c.version == seen_version)
-                    .values(version=new_version)
-                ).rowcount
-                if moved != 1:
-                    raise VersionConflict()
-                conn.execute(
-                    insert(events),
-                    [
-                        {
-                            "room_id": room.id,
-                            "seq": seen_version + i + 1,
-                            "kind": e.kind,
-                            "command_id": e.command_id,
-                            "body": _dump(e.to_json()),
-                        }
-                        for i, e in enumerate(new_events)
-                    ],
-                )
-                due = new_version // SNAPSHOT_EVERY > seen_version // SNAPSHOT_EVERY
-                if snapshot is not None and due:
-                    assert snapshot.version == new_version
-                    conn.execute(
-                        insert(snapshots).values(
-                            room_id=room.id, version=new_version, state=_dump(snapshot.to_json())
-                        )
-                    )
+                return self._write(conn, room, seen_version, new_events, snapshot)
         except IntegrityError:
             raise VersionConflict() from None
         except OperationalError as error:
@@ -215,6 +189,77 @@ class SqlStore:
             raise StoreError(
                 Message(f"データベースに書けません: {error}", f"cannot write: {error}")
             ) from None
+
+    def append_locked(
+        self,
+        room: RoomRecord,
+        state: RoomState,
+        produce: Callable[[RoomState], tuple[Sequence[Event], RoomState | None, T]],
+    ) -> tuple[RoomState, T]:
+        """Append while holding the room's write lock: the fallback that always progresses.
+
+        ``state`` (a private copy) is brought up to date inside the transaction, then
+        ``produce(state)`` returns the events, the state after them and a result. An
+        exception from ``produce`` writes nothing.
+        """
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(select(rooms.c.id).where(rooms.c.id == room.id).with_for_update())
+            else:  # SQLite: the first write takes the database's write lock
+                conn.execute(
+                    update(rooms).where(rooms.c.id == room.id).values(version=rooms.c.version)
+                )
+            rows = conn.execute(
+                select(events.c.body)
+                .where(events.c.room_id == room.id, events.c.seq > state.version)
+                .order_by(events.c.seq)
+            ).all()
+            for row in rows:
+                _apply_in_place(state, Event.from_json(json.loads(row.body)))
+            new_events, after, result = produce(state)
+            if not new_events:
+                return state, result
+            assert after is not None
+            self._write(conn, room, state.version, new_events, after)
+            return after, result
+
+    def _write(
+        self,
+        conn: Connection,
+        room: RoomRecord,
+        seen_version: int,
+        new_events: Sequence[Event],
+        snapshot: RoomState | None,
+    ) -> int:
+        new_version = seen_version + len(new_events)
+        moved = conn.execute(
+            update(rooms)
+            .where(rooms.c.id == room.id, rooms.c.version == seen_version)
+            .values(version=new_version)
+        ).rowcount
+        if moved != 1:
+            raise VersionConflict()
+        conn.execute(
+            insert(events),
+            [
+                {
+                    "room_id": room.id,
+                    "seq": seen_version + i + 1,
+                    "kind": e.kind,
+                    "command_id": e.command_id,
+                    "body": _dump(e.to_json()),
+                }
+                for i, e in enumerate(new_events)
+            ],
+        )
+        due = new_version // SNAPSHOT_EVERY > seen_version // SNAPSHOT_EVERY
+        if snapshot is not None and due:
+            assert snapshot.version == new_version
+            conn.execute(
+                insert(snapshots).values(
+                    room_id=room.id, version=new_version, state=_dump(snapshot.to_json())
+                )
+            )
         return new_version
 
     def version(self, room: RoomRecord) -> int:

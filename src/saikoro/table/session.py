@@ -23,7 +23,9 @@ from saikoro.table.emit import fail
 from saikoro.table.events import Event, now_iso
 from saikoro.table.state import RoomState, _apply_in_place
 
-MAX_RETRIES = 200
+#: Optimistic attempts before a line waits for the room's write lock.
+OPTIMISTIC_TRIES = 3
+MAX_RETRIES = 20
 
 
 class RecordingSource:
@@ -140,7 +142,7 @@ class TableSession:
             base_dir=self.base_dir,
         )
         self.refresh()
-        for _attempt in range(MAX_RETRIES):
+        for _attempt in range(OPTIMISTIC_TRIES):
             outcome = dispatch(self.state, line, ctx)
             if not outcome.events:
                 return outcome
@@ -154,6 +156,26 @@ class TableSession:
                 self.refresh()
                 continue
             self.state = new_state
+            return outcome
+        # Lost the race several times: carry the line out holding the room's write lock.
+
+        def produce(state: RoomState) -> tuple[list[Event], RoomState | None, Outcome]:
+            recorder.rewind()
+            outcome = dispatch(state, line, ctx)
+            if not outcome.events:
+                return [], None, outcome
+            after = state.clone()
+            for event in outcome.events:
+                _apply_in_place(after, event)
+            return outcome.events, after, outcome
+
+        for _attempt in range(MAX_RETRIES):
+            try:
+                self.state, outcome = self.store.append_locked(
+                    self.room, self.state.clone(), produce
+                )
+            except VersionConflict:
+                continue
             return outcome
         raise SaikoroError(
             Message(
