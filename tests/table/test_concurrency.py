@@ -32,7 +32,7 @@ def run_two_writers(db: str) -> None:
     for tag, proc in procs.items():
         outputs[tag] = proc.stdout.read()
         proc.wait(timeout=300)
-        bad = [x for x in outputs[tag].splitlines() if "\"ok\": false" in x]
+        bad = [x for x in outputs[tag].splitlines() if '"ok": false' in x]
         assert proc.returncode == 0, (bad[:3], proc.stderr.read())
     for tag in procs:
         results = [json.loads(x) for x in outputs[tag].splitlines()]

@@ -259,7 +259,7 @@ def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
 
 
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
-    state.fields["party_down"] = True
+    state.fields["party_down"] = bool(data.get("down", True))
 
 
 _HANDLERS = {

@@ -1,0 +1,108 @@
+"""Tracker rules not covered by the two scripted fights (rows, party down, 行動順操作, aim, fate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from saikoro.dice.randomizer import ScriptedSource
+from saikoro.errors import SaikoroError
+from saikoro.store import open_store
+from saikoro.table.session import TableSession
+
+from .helpers import SHEETS
+
+
+@pytest.fixture
+def room(tmp_path):
+    store = open_store(str(tmp_path / "t.db"))
+
+    def make(system, sheets, *extra):
+        session = TableSession.open(store, "t", system, gm=True, source=ScriptedSource([]))
+        for name in sheets:
+            session.run(f"/char add {SHEETS / name}")
+        for line in extra:
+            session.run(line)
+        return session
+
+    yield make
+    store.close()
+
+
+def rolled(session, rands):
+    session.source = ScriptedSource(rands)
+    return session
+
+
+@pytest.mark.rule("LW-COMBAT-16")
+def test_back_row_moves_up_when_the_front_row_falls(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/gm row アリス 後衛")
+    assert s.state.characters["アリス"].fields["row"] == "後衛"
+    s.run("@ボブ :HP=0")  # the only PC front-liner is down
+    assert s.state.characters["アリス"].fields["row"] == "前衛"
+
+
+@pytest.mark.rule("LW-HP-03")
+def test_party_down_when_every_pc_is_unable_to_act(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
+    s.run("@アリス :HP=0")
+    assert not s.state.fields.get("party_down")
+    out = s.run("@ボブ :HP-10")
+    assert s.state.fields["party_down"] is True
+    assert any(e.kind == "party_down" for e in out.events)
+    s.run("/gm set ボブ hp 3")  # the GM heals: the party is up again
+    assert s.state.fields["party_down"] is False
+
+
+@pytest.mark.rule("LW-COMBAT-13", "LW-COMBAT-14", "LW-COND-04", "LW-COMBAT-01")
+def test_order_follows_current_skill_until_locked(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
+    assert s.state.combat.order == ["アリス", "ゴブリン", "ボブ"]
+    s.run("/cond add アリス 睡眠")  # 技巧 4 → 2: only from the next round (LW-COMBAT-13)
+    assert s.state.combat.order == ["アリス", "ゴブリン", "ボブ"]
+    s.run("/next")
+    s.run("/next")
+    s.run("/next")  # round 2: ゴブリン 4, then the tied PCs ボブ 2 and アリス 2 as listed
+    assert s.state.combat.round == 2
+    assert s.state.combat.order == ["ゴブリン", "アリス", "ボブ"]
+    s.run("/gm lock ボブ アリス ゴブリン")
+    s.run("/cond remove アリス 睡眠")
+    for _ in range(3):
+        s.run("/next")
+    assert s.state.combat.round == 3
+    assert s.state.combat.order == ["ボブ", "アリス", "ゴブリン"]  # kept despite 技巧
+
+
+@pytest.mark.rule("UM-AIM-01", "UM-RANGED-01")
+def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(room):
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s.run("@ケン /aim")
+    for _ in range(4):  # オーク ×2, ミア, then round 2: ケン
+        s.run("/next")
+    s.run("@ケン /aim")
+    for _ in range(4):
+        s.run("/next")
+    # 盗賊40 × 3 / 2 = 60; critical range 12 × 2 = 24: a 24 is a critical
+    out = rolled(s, [(24, 100), (3, 6)]).run("@ケン /shoot オーク")
+    assert "1D100<=60" in out.text("ja") and "クリティカル<=24" in out.text("ja")
+    assert s.state.characters["オーク"].hp == 15 - 3
+    assert s.state.characters["ケン"].fields["aim"] == 0
+
+
+@pytest.mark.rule("UM-FATE-02", "UM-FATE-04")
+def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room):
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s.run("/next オーク")
+    # 40 ≤ 50 hits ミア (AC10); 1D10 → 10 … then ミア's 8 HP? no: 14 HP → 4
+    rolled(s, [(40, 100), (10, 10)]).run("@オーク /melee ミア")
+    assert s.state.characters["ミア"].hp == 4
+    out = rolled(s, [(60, 100)]).run("@ミア /fate half")  # 運命12 × 5 = 60: success
+    assert "成功" in out.text("ja")
+    mia = s.state.characters["ミア"]
+    assert (mia.hp, mia.fields["fate_left"]) == (14 - 5, 0)
+    with pytest.raises(SaikoroError):
+        s.run("@ミア /fate half")  # nothing left to rescue (and no uses left)
+    s.run("/next")
+    rolled(s, [(5, 100), (9, 10), (61, 100)]).run("@オーク /melee ミア")  # critical, 9 → 0 HP
+    assert [c.label for c in s.state.characters["ミア"].conditions] == ["死亡"]  # 61 > 60
+    s.run("/gm dying ミア 気絶")
+    assert [c.label for c in s.state.characters["ミア"].conditions] == ["気絶"]
