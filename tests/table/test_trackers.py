@@ -1,4 +1,4 @@
-"""Tracker rules not covered by the two scripted fights (rows, party down, 行動順操作, aim, fate)."""
+"""Tracker rules beyond the two scripted fights: rows, party down, 行動順操作, aim, fate."""
 
 from __future__ import annotations
 
