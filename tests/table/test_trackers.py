@@ -106,3 +106,12 @@ def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room)
     assert [c.label for c in s.state.characters["ミア"].conditions] == ["死亡"]  # 61 > 60
     s.run("/gm dying ミア 気絶")
     assert [c.label for c in s.state.characters["ミア"].conditions] == ["気絶"]
+
+
+@pytest.mark.rule("UM-FATE-04")
+def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"])
+    out = rolled(s, [(50, 100)]).run("@ケン :HP-20")  # 運命10 × 5 = 50: success → 気絶
+    assert "成功: 気絶" in out.text("ja")
+    assert [c.label for c in s.state.characters["ケン"].conditions] == ["気絶"]
+    s.run("@ケン :HP-1")  # already 気絶: no second check (no dice scripted)

@@ -65,6 +65,25 @@ def _lines_from_stdin() -> Iterator[str]:
         yield raw.rstrip("\n")
 
 
+def _carry_out(session: Any, line: str) -> Any:
+    """The line's outcome, or the SaikoroError saying why it was refused (never a traceback)."""
+    from saikoro.errors import SaikoroError
+    from saikoro.i18n import Message
+
+    try:
+        return session.run(line)
+    except SaikoroError as error:
+        return error
+    except Exception as bug:  # a bug: report it, change nothing, keep the table going
+        return SaikoroError(
+            Message(
+                f"内部エラー (何も変更していません): {bug!r}",
+                f"internal error (nothing changed): {bug!r}",
+            ),
+            reason="internal error",
+        )
+
+
 def run_play(
     db: str,
     room: str,
@@ -115,9 +134,9 @@ def run_play(
         for line in lines:
             if not line.strip() or line.lstrip().startswith("#"):
                 continue
-            try:
-                outcome = session.run(line)
-            except SaikoroError as error:
+            outcome = _carry_out(session, line)
+            if isinstance(outcome, SaikoroError):
+                error = outcome
                 status = 1
                 if as_json:
                     print(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError
 from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -122,6 +123,8 @@ _REF = re.compile(r"\{([^{}]+)\}")
 def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     """Carry out one chat line against ``state``; raises SaikoroError on a bad line."""
     line = line.strip()
+    if len(line) > MAX_INPUT_LENGTH:
+        raise InputTooLongError(len(line))
     command_id = uuid.uuid4().hex
     if not line:
         return Outcome([], [], command_id=command_id)

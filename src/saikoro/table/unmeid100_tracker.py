@@ -717,6 +717,24 @@ class UnmeiTracker(Tracker):
                 if character.condition(label):
                     emit.remove_condition(name, label, rules=res.rules)
 
+    def after_line(self, emit: Emit) -> None:
+        """UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
+        dropped = [
+            e.data["name"]
+            for e in emit.events
+            if e.kind == ev.STATUS_SET
+            and e.data.get("key") == "hp"
+            and (e.data.get("old") or 0) > 0 >= int(e.data["value"])
+        ]
+        for name in dict.fromkeys(dropped):
+            character = emit.state.characters.get(name)
+            if (
+                character is not None
+                and character.down
+                and not any(character.condition(label) for label in DOWN_LABELS)
+            ):
+                self.dying(emit, name)
+
     # -- GM ----------------------------------------------------------------
     def gm_dying(self, emit: Emit, args: list[str]) -> None:
         """``/gm dying NAME 気絶|死亡|none``: the GM decides (UM-FATE-04: how soon is theirs)."""
