@@ -32,7 +32,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -123,7 +123,10 @@ class SqlStore:
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 self.engine = create_engine(url, pool_pre_ping=True)
-            metadata.create_all(self.engine)
+            try:
+                metadata.create_all(self.engine)
+            except (IntegrityError, ProgrammingError):  # created at the same moment elsewhere
+                metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError, ValueError) as error:
             raise StoreError(
                 Message(
