@@ -128,10 +128,11 @@ class SqlStore:
             except (IntegrityError, ProgrammingError):  # created at the same moment elsewhere
                 metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError, ValueError) as error:
+            why = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
             raise StoreError(
                 Message(
-                    f"データベース {url_or_path} を開けません: {error}",
-                    f"cannot open database {url_or_path}: {error}",
+                    f"データベース {url_or_path} を開けません: {why}",
+                    f"cannot open database {url_or_path}: {why}",
                 )
             ) from None
 
