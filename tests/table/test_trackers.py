@@ -115,3 +115,36 @@ def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
     assert "成功: 気絶" in out.text("ja")
     assert [c.label for c in s.state.characters["ケン"].conditions] == ["気絶"]
     s.run("@ケン :HP-1")  # already 気絶: no second check (no dice scripted)
+
+
+@pytest.mark.rule("LW-COMBAT-04", "LW-COMBAT-14", "LW-COND-04")
+def test_skill_cards_are_declared_in_the_log(room):
+    s = room("LittleWorld", ["alice.json", "carol.json", "goblin.json"], "/combat start")
+    with pytest.raises(SaikoroError):
+        s.run("@アリス /card 治癒魔法")  # not her card
+    out = s.run("@キャロル /card 治癒魔法")  # a defender may declare off turn
+    assert "スキルカード「治癒魔法」を宣言" in out.text("ja")
+    assert out.events[0].rules == ("LW-COMBAT-04",)
+    s.run("@キャロル /card 行動順操作")
+    assert s.state.combat.fields["locked"] is True
+    s.run("/cond add キャロル 睡眠")
+    with pytest.raises(SaikoroError):
+        s.run("@キャロル /card 治癒魔法")  # asleep: no skill cards
+
+
+@pytest.mark.rule("UM-FATE-02")
+def test_fate_cancels_a_condition_or_rerolls_damage(room):
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s.run("/cond add ケン 毒")
+    rolled(s, [(50, 100)]).run("@ケン /fate cancel")
+    assert s.state.characters["ケン"].conditions == []
+    s.run("/next オーク")
+    rolled(s, [(40, 100), (9, 10)]).run("@オーク /melee ケン")  # 40 > AC20: 9 damage
+    assert s.state.characters["ケン"].hp == 11
+    rolled(s, [(50, 100), (2, 10)]).run("@ケン /fate reroll")  # 1D10 again: 2
+    ken = s.state.characters["ケン"]
+    assert (ken.hp, ken.fields["fate_left"]) == (18, 0)  # level 2: two uses, both spent
+    s.run("/gm set ケン hp 11")
+    s.run("/gm set ケン _incoming 9")  # even with damage to rescue: no uses left
+    with pytest.raises(SaikoroError):
+        rolled(s, [(50, 100)]).run("@ケン /fate half")

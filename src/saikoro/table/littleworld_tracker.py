@@ -57,7 +57,8 @@ class LittleWorldTracker(Tracker):
     system = "LittleWorld"
 
     def __init__(self) -> None:
-        self.verbs = {"attack": self.attack, "pass": self.pass_turn}
+        self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
+        self.off_turn_verbs = {"card"}
         self.verb_help = {
             "attack 目標 能力": Message("攻撃 (LW-COMBAT-05…12)", "attack with 体力/技巧/理知"),
             "pass": Message(
@@ -374,6 +375,32 @@ class LittleWorldTracker(Tracker):
         if emit.state.combat is not None:
             self.after_line(emit)
             self.advance(emit, None)  # LW-COMBAT-12
+
+    def card(self, emit: Emit, name: str, args: list[str]) -> None:
+        """LW-COMBAT-04: a skill card is declared (before acting / before the defence roll);
+        the log records it. Its effect is the GM's, except 行動順操作 (LW-COMBAT-14)."""
+        if len(args) != 1:
+            raise fail("/card カード名 です", "use /card CARD")
+        character = emit.character(name)
+        cards = list(self._sheet(character).skill_cards)
+        if args[0] not in cards:
+            raise fail(
+                f"{name} はスキルカード {args[0]!r} を持っていません ({'、'.join(cards) or 'なし'})",
+                f"{name} has no skill card {args[0]!r}",
+            )
+        caps = self.caps(character)
+        if not caps.can_use_skill_cards:
+            raise fail(
+                f"{name} はいまスキルカードを使えません", f"{name} cannot use skill cards now"
+            )
+        emit.add(
+            ev.NOTICE,
+            {"card": args[0], "by": name},
+            rules=("LW-COMBAT-04",),
+            text=Message(f"{name}: スキルカード「{args[0]}」を宣言", f"{name} declares {args[0]}"),
+        )
+        if args[0] == "行動順操作" and emit.state.combat is not None:
+            self.gm_lock(emit, [])
 
     # -- after every change ---------------------------------------------------
     def after_line(self, emit: Emit) -> None:

@@ -645,6 +645,10 @@ class UnmeiTracker(Tracker):
             last_condition and character.condition(last_condition)
         ):
             raise fail("無効にする状態異常がありません", "no condition to cancel")
+        if int(character.fields.get("fate_left", 0)) <= 0:
+            raise fail(
+                "運命判定の残り回数がありません (UM-FATE-01)", "no fate checks left (UM-FATE-01)"
+            )
         refs = super().references(character)
         roll = emit.randomizer.roll_once(100)
         spent = um.spend_fate(
