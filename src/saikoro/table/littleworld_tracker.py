@@ -385,7 +385,8 @@ class LittleWorldTracker(Tracker):
         cards = list(self._sheet(character).skill_cards)
         if args[0] not in cards:
             raise fail(
-                f"{name} はスキルカード {args[0]!r} を持っていません ({'、'.join(cards) or 'なし'})",
+                f"{name} はスキルカード {args[0]!r} を持っていません "
+                f"({'、'.join(cards) or 'なし'})",
                 f"{name} has no skill card {args[0]!r}",
             )
         caps = self.caps(character)
