@@ -100,6 +100,10 @@ def test_littleworld_fight_in_two_processes(tmp_path):
 
     out = [json.loads(x) for x in stdout.splitlines()]
     check_final(out, final_state(out))
+    whole = play(
+        str(tmp_path / "one.db"), "lw", PART1 + PART2, RANDS1 + RANDS2, system="LittleWorld"
+    )
+    assert final_state(out) == final_state(whole)
 
 
 @pytest.mark.postgres

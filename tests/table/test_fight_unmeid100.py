@@ -100,7 +100,10 @@ def test_unmeid100_fight_in_two_processes(tmp_path):
     first.communicate("\n".join(PART1) + "\n", timeout=60)
     second = play_process(db, "um", PART2, RANDS2)
     stdout, _ = second.communicate("\n".join(PART2) + "\n", timeout=60)
-    check_final(final_state([json.loads(x) for x in stdout.splitlines()]))
+    split = final_state([json.loads(x) for x in stdout.splitlines()])
+    check_final(split)
+    whole = play(str(tmp_path / "one.db"), "um", PART1 + PART2, RANDS1 + RANDS2, system="UnmeiD100")
+    assert split == final_state(whole)
 
 
 @pytest.mark.postgres
