@@ -148,3 +148,22 @@ def test_fate_cancels_a_condition_or_rerolls_damage(room):
     s.run("/gm set ケン _incoming 9")  # even with damage to rescue: no uses left
     with pytest.raises(SaikoroError):
         rolled(s, [(50, 100)]).run("@ケン /fate half")
+
+
+@pytest.mark.rule("LW-COND-03", "LW-COMBAT-10")
+def test_gm_house_rules_change_the_trackers(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
+    listing = s.run("/gm setting").text("ja")
+    assert "paralysis_recovery_turns = 2" in listing and "damage_floor_zero = true" in listing
+    with pytest.raises(SaikoroError):
+        s.run("/gm setting paralysis_recovery_turns 0")  # must be ≥ 1
+    with pytest.raises(SaikoroError):
+        s.run("/gm setting no_such_rule 1")
+    out = s.run("/gm setting paralysis_recovery_turns 1")
+    assert out.events[0].gm and "paralysis_recovery_turns = 1 *" in s.run("/gm setting").text("ja")
+    s.run("/cond add ボブ 麻痺")  # recovers on his very next turn (house rule: 1 turn)
+    s.run("/next")  # ゴブリン
+    s.run("/next")  # ボブ: recovers, but that turn is spent → round 2
+    assert s.state.characters["ボブ"].conditions == [] and s.state.combat.round == 2
+    s.run("/gm setting paralysis_recovery_turns default")
+    assert "settings" not in s.state.fields or not s.state.fields["settings"]

@@ -602,6 +602,9 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             ),
         )
         return
+    if sub == "setting":
+        _gm_setting(emit, tracker, args[1:])
+        return
     special = getattr(tracker, "gm_verbs", {}).get(sub)
     if special is not None:
         special(emit, args[1:])
@@ -609,6 +612,48 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     raise fail(
         "/gm set 名前 項目 値 · /gm note 文 · /gm order 名前… です",
         "use /gm set NAME KEY VALUE, /gm note TEXT or /gm order NAME…",
+    )
+
+
+def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
+    """``/gm setting`` lists the house rules; ``/gm setting KEY VALUE|default`` changes one."""
+    cls = tracker.settings_class()
+    if cls is None:
+        raise fail("このシステムには設定がありません", "this system has no settings")
+    current = tracker.cfg(emit)
+    if not args:
+        changed = emit.state.fields.get("settings") or {}
+        rows = [
+            f"{key} = {json.dumps(getattr(current, key), ensure_ascii=False)}"
+            + (" *" if key in changed else "")
+            for key in cls.model_fields
+        ]
+        emit.say("\n".join(rows) + "\n(* GMが変更)", "\n".join(rows) + "\n(* changed by the GM)")
+        return
+    if len(args) != 2 or args[0] not in cls.model_fields:
+        raise fail(
+            "/gm setting [項目 値|default] です (/gm setting で一覧)",
+            "use /gm setting [KEY VALUE|default] (/gm setting lists them)",
+        )
+    key, raw = args
+    value: Any = None
+    if raw != "default":
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        overrides = {**(emit.state.fields.get("settings") or {}), key: value}
+        try:
+            cls.model_validate(overrides)
+        except Exception as error:  # pydantic.ValidationError
+            first = str(error).splitlines()[-1].strip() if str(error) else ""
+            raise fail(
+                f"{key} に {raw!r} は使えません: {first}", f"{key} cannot be {raw!r}: {first}"
+            ) from None
+    emit.add(
+        ev.SETTING_SET,
+        {"key": key, "value": value},
+        text=Message(f"GM裁定: 設定 {key} = {raw}", f"GM ruling: setting {key} = {raw}"),
     )
 
 

@@ -38,6 +38,7 @@ COMBAT_ENDED = "combat_ended"
 PARTY_DOWN = "party_down"  # (every PC unable to act: the GM decides)
 UNDONE = "undone"  # command_id (the line taken back), restore: RoomState JSON before it
 NOTICE = "notice"  # log-only information (a rule that fired, a GM note)
+SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house rules
 
 KINDS = frozenset(
     {
@@ -59,6 +60,7 @@ KINDS = frozenset(
         PARTY_DOWN,
         UNDONE,
         NOTICE,
+        SETTING_SET,
     }
 )
 

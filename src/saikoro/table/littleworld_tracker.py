@@ -55,6 +55,7 @@ def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.C
 
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
+    settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
 
     def __init__(self) -> None:
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
@@ -118,8 +119,8 @@ class LittleWorldTracker(Tracker):
         refs["毒"] = poison.level if poison else 0
         return refs
 
-    def caps(self, character: Character) -> lwc.Capabilities:
-        return lwc.capabilities(rule_conditions(character), character.hp, S)
+    def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
+        return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """``/cond add``: poison keeps the higher level (LW-COND-02); paralysis/sleep start
@@ -127,11 +128,15 @@ class LittleWorldTracker(Tracker):
         character = emit.character(name)
         current = rule_conditions(character)
         if label == POISON:
-            new = lwc.inflict_poison(current, max(level, 1), S)
+            new = lwc.inflict_poison(current, max(level, 1), self.cfg(emit))
             return Condition(label=POISON, level=new.poison, rules=["LW-COND-02"])
         if label in (PARALYSIS, SLEEP):
             rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
-            turns = S.paralysis_recovery_turns if label == PARALYSIS else S.sleep_recovery_turns
+            turns = (
+                self.cfg(emit).paralysis_recovery_turns
+                if label == PARALYSIS
+                else self.cfg(emit).sleep_recovery_turns
+            )
             since = character.own_turns
             return Condition(
                 label=label, since_own_turn=since, ends_at_own_turn=since + turns, rules=[rule]
@@ -156,14 +161,14 @@ class LittleWorldTracker(Tracker):
             rs = lwt.RoundState(
                 combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked"))
             )
-            return list(lwt.next_round(rs, self.combatants(emit), pc_order, S).order)
-        return list(lwt.turn_order(self.combatants(emit), pc_order, S).order)
+            return list(lwt.next_round(rs, self.combatants(emit), pc_order, self.cfg(emit)).order)
+        return list(lwt.turn_order(self.combatants(emit), pc_order, self.cfg(emit)).order)
 
     def start_combat(self, emit: Emit) -> None:
         combatants = self.combatants(emit)
         if not combatants:
             raise fail("戦闘に参加するキャラクターがいません", "no characters to fight")
-        rs = lwt.start_combat(combatants, (), S)
+        rs = lwt.start_combat(combatants, (), self.cfg(emit))
         emit.add(
             ev.COMBAT_STARTED,
             {"order": list(rs.order), "fields": {"delayed": []}},
@@ -181,7 +186,9 @@ class LittleWorldTracker(Tracker):
         rs = lwt.RoundState(
             combat.round, tuple(combat.order), (), locked=bool(combat.fields.get("locked"))
         )
-        new = lwt.next_round(rs, self.combatants(emit), combat.fields.get("pc_order", []), S)
+        new = lwt.next_round(
+            rs, self.combatants(emit), combat.fields.get("pc_order", []), self.cfg(emit)
+        )
         emit.add(
             ev.ROUND_STARTED,
             {"round": new.round, "order": list(new.order)},
@@ -213,7 +220,7 @@ class LittleWorldTracker(Tracker):
             combat = emit.state.combat
             assert combat is not None and combat.current is not None
             character = emit.state.characters[combat.current]
-            caps = self.caps(character)
+            caps = self.caps(emit, character)
             spent = character.fields.get("_spent") == self.turn_key(emit, character.name)
             if character.down or spent or not (caps.can_act or caps.can_move):
                 emit.add(
@@ -245,7 +252,7 @@ class LittleWorldTracker(Tracker):
             return
         character = emit.state.characters[name]
         before = rule_conditions(character, character.own_turns - 1)
-        change = lwc.on_own_turn(before, character.hp, S)
+        change = lwc.on_own_turn(before, character.hp, self.cfg(emit))
         if change.poison_damage:
             emit.set_status(
                 name,
@@ -289,7 +296,7 @@ class LittleWorldTracker(Tracker):
             tuple(combat.acted),
             tuple(delayed),
         )
-        new = lwt.delay_turn(rs, S)
+        new = lwt.delay_turn(rs, self.cfg(emit))
         emit.set_combat(
             "delayed",
             list(new.delayed),
@@ -308,16 +315,18 @@ class LittleWorldTracker(Tracker):
         target_name, ability = args
         attacker = emit.character(name)
         defender = emit.character(target_name)
-        caps = self.caps(attacker)
+        caps = self.caps(emit, attacker)
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
-        defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=S)
+        defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=self.cfg(emit))
         defender_ability = (
             self.ability(defender, ability) if defend_ok and not defender.down else None
         )
         if defender.down:
             defend_rules = ("LW-HP-02", "LW-COMBAT-11")
-        out = lw.roll_attack(self.ability(attacker, ability), defender_ability, emit.randomizer, S)
+        out = lw.roll_attack(
+            self.ability(attacker, ability), defender_ability, emit.randomizer, self.cfg(emit)
+        )
         a = out.attack
         a_text = f"{a.total}[{','.join(map(str, a.dice))}]" + (
             " クリティカル" if a.critical else " ファンブル" if a.fumble else ""
@@ -389,7 +398,7 @@ class LittleWorldTracker(Tracker):
                 f"({'、'.join(cards) or 'なし'})",
                 f"{name} has no skill card {args[0]!r}",
             )
-        caps = self.caps(character)
+        caps = self.caps(emit, character)
         if not caps.can_use_skill_cards:
             raise fail(
                 f"{name} はいまスキルカードを使えません", f"{name} cannot use skill cards now"
@@ -409,7 +418,7 @@ class LittleWorldTracker(Tracker):
         for side in ("pc", "npc"):
             members = [
                 lwt.RowMember(
-                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(c).can_act
+                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
                 )
                 for c in characters
                 if c.side == side
@@ -429,7 +438,7 @@ class LittleWorldTracker(Tracker):
             lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
             for c in emit.state.characters.values()
         ]
-        status = lwc.party_status(members, S)
+        status = lwc.party_status(members, self.cfg(emit))
         was = bool(emit.state.fields.get("party_down"))
         if status.down and not was:
             emit.add(
@@ -480,7 +489,7 @@ class LittleWorldTracker(Tracker):
         if combat is None:
             raise fail("戦闘中ではありません", "no combat is running")
         new = lwt.reorder_tied_pcs(
-            self.combatants(emit), args, combat.fields.get("pc_order", []), S
+            self.combatants(emit), args, combat.fields.get("pc_order", []), self.cfg(emit)
         )
         emit.set_combat(
             "pc_order",

@@ -136,6 +136,7 @@ STATE_KINDS = frozenset(
         ev.COMBAT_SET,
         ev.COMBAT_ENDED,
         ev.PARTY_DOWN,
+        ev.SETTING_SET,
     }
 )
 
@@ -262,7 +263,17 @@ def _party_down(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["party_down"] = bool(data.get("down", True))
 
 
+def _setting_set(state: RoomState, data: dict[str, Any]) -> None:
+    settings = dict(state.fields.get("settings") or {})
+    if data.get("value") is None:
+        settings.pop(data["key"], None)
+    else:
+        settings[data["key"]] = data["value"]
+    state.fields["settings"] = settings
+
+
 _HANDLERS = {
+    ev.SETTING_SET: _setting_set,
     ev.ROOM_CREATED: _room_created,
     ev.CHARACTER_ADDED: _character_added,
     ev.CHARACTER_REMOVED: _character_removed,

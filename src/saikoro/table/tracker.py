@@ -7,6 +7,8 @@ events. Per-system trackers live beside this module (``littleworld_tracker``,
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -27,6 +29,27 @@ class Tracker:
     verbs: ClassVar[dict[str, Verb]] = {}
     #: One help line per verb (Japanese, English).
     verb_help: ClassVar[dict[str, Message]] = {}
+
+    #: "module:class" of the system's GM house-rule settings (pydantic), or None.
+    settings_location: ClassVar[str | None] = None
+
+    def settings_class(self) -> Any:
+        if self.settings_location is None:
+            return None
+        import importlib
+
+        module, _, name = self.settings_location.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def cfg(self, emit: Emit) -> Any:
+        """The room's settings: the system's defaults with the GM's ``/gm setting`` changes."""
+        overrides = emit.state.fields.get("settings") or {}
+        return self._settings(json.dumps(overrides, sort_keys=True, ensure_ascii=False))
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (trackers are long-lived singletons)
+    def _settings(self, overrides: str) -> Any:
+        cls = self.settings_class()
+        return cls.model_validate(json.loads(overrides)) if cls is not None else None
 
     # -- characters --------------------------------------------------------
     def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:

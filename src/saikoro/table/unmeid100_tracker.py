@@ -42,6 +42,7 @@ def _value(character: Character, refs: dict[str, int], key: str) -> int:
 
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
+    settings_location = "saikoro.systems.unmeid100.settings:UnmeiSettings"
 
     def __init__(self) -> None:
         self.verbs = {
@@ -169,7 +170,7 @@ class UnmeiTracker(Tracker):
         return [self.combatant(c) for c in emit.state.characters.values()]
 
     def round_order(self, emit: Emit) -> list[str]:
-        return list(um.default_order(self._fighters(emit), S))
+        return list(um.default_order(self._fighters(emit), self.cfg(emit)))
 
     def _round_state(self, emit: Emit) -> um.RoundState:
         combat = emit.state.combat
@@ -190,7 +191,7 @@ class UnmeiTracker(Tracker):
         fighters = self._fighters(emit)
         if not fighters:
             raise fail("戦闘に参加するキャラクターがいません", "no characters to fight")
-        state = um.start_round(fighters, 1, settings=S)
+        state = um.start_round(fighters, 1, settings=self.cfg(emit))
         emit.add(
             ev.COMBAT_STARTED,
             {"order": list(state.order), "fields": {"remaining": dict(state.remaining)}},
@@ -206,7 +207,7 @@ class UnmeiTracker(Tracker):
     def new_round(self, emit: Emit) -> None:
         combat = emit.state.combat
         assert combat is not None
-        state = um.start_round(self._fighters(emit), combat.round + 1, settings=S)
+        state = um.start_round(self._fighters(emit), combat.round + 1, settings=self.cfg(emit))
         emit.add(
             ev.ROUND_STARTED,
             {"round": state.round, "order": list(state.order)},
@@ -305,7 +306,10 @@ class UnmeiTracker(Tracker):
         """UM-DMG-01: damage off HP; breaks a chant (UM-MAGIC-01); HP ≤ 0 → dying check."""
         character = emit.character(target)
         outcome = um.take_damage(
-            character.hp, damage, chanting=bool(character.fields.get("chant")), settings=S
+            character.hp,
+            damage,
+            chanting=bool(character.fields.get("chant")),
+            settings=self.cfg(emit),
         )
         emit.set_status(
             target,
@@ -343,7 +347,10 @@ class UnmeiTracker(Tracker):
         refs = super().references(character)
         roll = emit.randomizer.roll_once(100)
         out = um.dying_check(
-            roll, _value(character, refs, "運命"), int(character.fields.get("fate_left", 0)), S
+            roll,
+            _value(character, refs, "運命"),
+            int(character.fields.get("fate_left", 0)),
+            self.cfg(emit),
         )
         if out.used_fate:
             emit.set_field(name, "fate_left", out.uses_left)
@@ -378,10 +385,12 @@ class UnmeiTracker(Tracker):
         sheet = _sheet(attacker)
         weapon = self._weapon(sheet, False, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
-        after = um._other_action(before, S)
+        after = um._other_action(before, self.cfg(emit))
         self.save(emit, before, after, ("UM-AIM-01",))
         roll = emit.randomizer.roll_once(100)
-        out = um.melee_attack(roll, refs.get("戦闘", 0), self.ac(target), refs.get("敏捷度", 0), S)
+        out = um.melee_attack(
+            roll, refs.get("戦闘", 0), self.ac(target), refs.get("敏捷度", 0), self.cfg(emit)
+        )
         self._attack_result(emit, name, target.name, out, weapon, "白兵攻撃", "melee")
 
     def shoot(self, emit: Emit, name: str, args: list[str]) -> None:
@@ -400,7 +409,7 @@ class UnmeiTracker(Tracker):
             self.ac(target),
             refs.get("敏捷度", 0),
             before.aim,
-            settings=S,
+            settings=self.cfg(emit),
         )
         self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
         self._attack_result(emit, name, target.name, out, weapon, "射撃攻撃", "shot")
@@ -463,7 +472,7 @@ class UnmeiTracker(Tracker):
         times = 1
         rules: tuple[str, ...] = ("UM-DMG-01",)
         if critical:
-            effects = um.critical_effects(abilities, S)
+            effects = um.critical_effects(abilities, self.cfg(emit))
             times = effects.damage_rolls
             if effects.extra_attacks or effects.gm_defined:
                 extra = "、".join(
@@ -517,7 +526,7 @@ class UnmeiTracker(Tracker):
             )
         self._use_turn(emit, name, "chant")
         before = self.combatant(character)
-        out = um.start_chant(before, args[0], S)
+        out = um.start_chant(before, args[0], self.cfg(emit))
         self.save(emit, before, out.state, out.rules)
         emit.add(
             ev.NOTICE,
@@ -552,7 +561,7 @@ class UnmeiTracker(Tracker):
             halved=spell.half_rate,
             rc=self.rc(target) if hostile else None,
             charm=refs.get("魅力") if hostile else None,
-            settings=S,
+            settings=self.cfg(emit),
         )
         turn = um.activation_attempt(before, out)
         self.save(emit, before, turn.state, turn.rules)
@@ -593,7 +602,7 @@ class UnmeiTracker(Tracker):
     def defend(self, emit: Emit, name: str, args: list[str]) -> None:
         self._use_turn(emit, name, "defend")
         before = self.combatant(emit.character(name))
-        out = um.full_defence(before, S)
+        out = um.full_defence(before, self.cfg(emit))
         self.save(emit, before, out.state, out.rules)
 
     def move(self, emit: Emit, name: str, args: list[str]) -> None:
@@ -603,7 +612,7 @@ class UnmeiTracker(Tracker):
         self._use_turn(emit, name, "move", option if option != "run" else "done")
         character = emit.character(name)
         before = self.combatant(character)
-        out = um.move(before, option, S)  # type: ignore[arg-type]
+        out = um.move(before, option, self.cfg(emit))  # type: ignore[arg-type]
         self.save(emit, before, out.state, out.rules)
         emit.add(
             ev.NOTICE,
@@ -697,7 +706,10 @@ class UnmeiTracker(Tracker):
         hp_before = int(incoming["hp_before"])
         if effect is um.Rescue.HALVE_DAMAGE:
             res = um.apply_rescue(
-                spent.check, effect, incoming_damage=int(incoming["damage"]), settings=S
+                spent.check,
+                effect,
+                incoming_damage=int(incoming["damage"]),
+                settings=self.cfg(emit),
             )
             new_damage = int(res.damage or 0)
         else:
