@@ -414,12 +414,18 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
         count = min(int(args[0]), 1000)
     if ctx.history is None:
         raise fail("ログがありません", "no log available")
-    entries = [(seq, e) for seq, e in ctx.history.recent(count * 4) if e.text is not None]
+    window = ctx.history.recent(count * 4)
+    undone = {e.data.get("command_id") for _, e in window if e.kind == ev.UNDONE}
+    entries = [(seq, e) for seq, e in window if e.text is not None]
     ja, en = [], []
     for seq, event in entries[-count:]:
         if event.secret and not ctx.gm:
             ja.append(f"#{seq} {event.actor or 'GM'}: シークレットダイス")
             en.append(f"#{seq} {event.actor or 'GM'}: secret dice")
+            continue
+        if event.command_id in undone:
+            ja.append(f"#{seq} [取消] {event.text.ja if event.text else ''}")
+            en.append(f"#{seq} [undone] {event.text.en if event.text else ''}")
             continue
         mark = " [GM]" if event.gm else ""
         assert event.text is not None
