@@ -167,3 +167,17 @@ def test_gm_house_rules_change_the_trackers(room):
     assert s.state.characters["ボブ"].conditions == [] and s.state.combat.round == 2
     s.run("/gm setting paralysis_recovery_turns default")
     assert "settings" not in s.state.fields or not s.state.fields["settings"]
+
+
+@pytest.mark.rule("LW-COMBAT-02")
+def test_players_order_tied_pcs_from_the_next_round(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/cond add アリス 睡眠")
+    s.run("/combat start")  # アリス's 技巧 4 → 2 asleep: tied with ボブ, listed order first
+    assert s.state.combat.order == ["ゴブリン", "アリス", "ボブ"]
+    with pytest.raises(SaikoroError):
+        s.run("/gm tie ボブ ゴブリン")  # only PCs with the same 技巧
+    s.run("/gm tie ボブ アリス")
+    assert s.state.combat.order == ["ゴブリン", "アリス", "ボブ"]  # this round stays (LW-COMBAT-13)
+    for _ in range(3):
+        s.run("/next")
+    assert (s.state.combat.round, s.state.combat.order) == (2, ["ゴブリン", "ボブ", "アリス"])
