@@ -181,3 +181,11 @@ def test_players_order_tied_pcs_from_the_next_round(room):
     for _ in range(3):
         s.run("/next")
     assert (s.state.combat.round, s.state.combat.order) == (2, ["ゴブリン", "ボブ", "アリス"])
+
+
+@pytest.mark.rule("LW-COND-06", "LW-COMBAT-11")
+def test_a_surprised_defender_takes_the_whole_attack_value(room):
+    s = room("LittleWorld", ["alice.json", "goblin.json"])
+    out = rolled(s, [(2, 6), (3, 6)]).run("@アリス /attack ゴブリン 体力 不意打ち")  # 3+5 = 8
+    assert "ゴブリンは防御できない" in out.text("ja")
+    assert s.state.characters["ゴブリン"].hp == 0

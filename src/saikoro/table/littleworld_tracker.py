@@ -61,7 +61,10 @@ class LittleWorldTracker(Tracker):
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
         self.off_turn_verbs = {"card"}
         self.verb_help = {
-            "attack 目標 能力": Message("攻撃 (LW-COMBAT-05…12)", "attack with 体力/技巧/理知"),
+            "attack 目標 能力 [不意打ち]": Message(
+                "攻撃 (LW-COMBAT-05…12; 不意打ちは防御なし LW-COND-06)",
+                "attack with 体力/技巧/理知 (surprise: no defence)",
+            ),
             "pass": Message(
                 "手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"
             ),
@@ -310,15 +313,21 @@ class LittleWorldTracker(Tracker):
         self.advance(emit, None)
 
     def attack(self, emit: Emit, name: str, args: list[str]) -> None:
-        if len(args) != 2 or args[1] not in ABILITIES:
-            raise fail("/attack 目標 体力|技巧|理知 です", "use /attack TARGET 体力|技巧|理知")
-        target_name, ability = args
+        surprise = len(args) == 3 and args[2] in ("不意打ち", "surprise")
+        if len(args) not in (2, 3) or args[1] not in ABILITIES or (len(args) == 3 and not surprise):
+            raise fail(
+                "/attack 目標 体力|技巧|理知 [不意打ち] です",
+                "use /attack TARGET 体力|技巧|理知 [surprise]",
+            )
+        target_name, ability = args[:2]
         attacker = emit.character(name)
         defender = emit.character(target_name)
         caps = self.caps(emit, attacker)
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
-        defend_ok, defend_rules = lwc.can_defend(rule_conditions(defender), settings=self.cfg(emit))
+        defend_ok, defend_rules = lwc.can_defend(
+            rule_conditions(defender), surprised=surprise, settings=self.cfg(emit)
+        )
         defender_ability = (
             self.ability(defender, ability) if defend_ok and not defender.down else None
         )
