@@ -189,3 +189,26 @@ def test_a_surprised_defender_takes_the_whole_attack_value(room):
     out = rolled(s, [(2, 6), (3, 6)]).run("@アリス /attack ゴブリン 体力 不意打ち")  # 3+5 = 8
     assert "ゴブリンは防御できない" in out.text("ja")
     assert s.state.characters["ゴブリン"].hp == 0
+
+
+@pytest.mark.rule("LW-HP-01", "LW-HP-02", "LW-COND-02", "LW-COND-03")
+def test_rest_and_time_out_of_combat(room):
+    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
+    s.run("@アリス :HP=2")
+    s.run("@ボブ :HP=0")
+    s.run("/gm rest")  # アリス: 2 + 体力3 + 6 = 11; ボブ at 0 does not recover
+    assert (s.state.characters["アリス"].hp, s.state.characters["ボブ"].hp) == (11, 0)
+    s.run("/gm rest 2")  # never above max HP 12
+    assert s.state.characters["アリス"].hp == 12
+    s.run("/cond add アリス 毒 2")
+    s.run("/cond add ゴブリン 麻痺")
+    s.run("/gm time 20")  # not yet 30 minutes
+    assert s.state.characters["アリス"].hp == 12
+    assert s.state.characters["ゴブリン"].condition("麻痺") is not None
+    s.run("/gm time 20")  # 40 minutes: one poison tick, paralysis over
+    assert s.state.characters["アリス"].hp == 10
+    assert s.state.characters["ゴブリン"].conditions == []
+    s.run("/gm time 50 rest")  # 90 minutes: two more ticks (60, 90)
+    assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == 90
+    s.run("/undo")  # the clock goes back with it
+    assert s.state.fields["minutes"] == 40 and s.state.characters["アリス"].hp == 10

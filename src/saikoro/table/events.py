@@ -39,6 +39,7 @@ PARTY_DOWN = "party_down"  # (every PC unable to act: the GM decides)
 UNDONE = "undone"  # command_id (the line taken back), restore: RoomState JSON before it
 NOTICE = "notice"  # log-only information (a rule that fired, a GM note)
 SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house rules
+CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
 
 KINDS = frozenset(
     {
@@ -61,6 +62,7 @@ KINDS = frozenset(
         UNDONE,
         NOTICE,
         SETTING_SET,
+        CLOCK_SET,
     }
 )
 

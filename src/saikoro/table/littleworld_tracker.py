@@ -53,6 +53,12 @@ def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.C
     )
 
 
+def _elapsed(character: Character, label: str, clock: int) -> int:
+    """Game minutes since the condition began (0 when absent)."""
+    cond = character.condition(label)
+    return clock - (cond.since_minute or 0) if cond is not None else 0
+
+
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
     settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
@@ -74,7 +80,13 @@ class LittleWorldTracker(Tracker):
             "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
             "gm tie 名前…": Message("同値PCの順番 (LW-COMBAT-02)", "order tied PCs"),
         }
-        self.gm_verbs = {"lock": self.gm_lock, "row": self.gm_row, "tie": self.gm_tie}
+        self.gm_verbs = {
+            "lock": self.gm_lock,
+            "row": self.gm_row,
+            "tie": self.gm_tie,
+            "rest": self.gm_rest,
+            "time": self.gm_time,
+        }
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
@@ -130,9 +142,14 @@ class LittleWorldTracker(Tracker):
         their recovery count now (absolute: the character's current own-turn count)."""
         character = emit.character(name)
         current = rule_conditions(character)
+        clock = int(emit.state.fields.get("minutes", 0))
         if label == POISON:
             new = lwc.inflict_poison(current, max(level, 1), self.cfg(emit))
-            return Condition(label=POISON, level=new.poison, rules=["LW-COND-02"])
+            old = character.condition(POISON)
+            since = old.since_minute if old is not None else clock
+            return Condition(
+                label=POISON, level=new.poison, since_minute=since, rules=["LW-COND-02"]
+            )
         if label in (PARALYSIS, SLEEP):
             rule = "LW-COND-03" if label == PARALYSIS else "LW-COND-04"
             turns = (
@@ -142,7 +159,11 @@ class LittleWorldTracker(Tracker):
             )
             since = character.own_turns
             return Condition(
-                label=label, since_own_turn=since, ends_at_own_turn=since + turns, rules=[rule]
+                label=label,
+                since_own_turn=since,
+                ends_at_own_turn=since + turns,
+                since_minute=clock,
+                rules=[rule],
             )
         if label == CONFUSION:
             return Condition(label=CONFUSION, rules=["LW-COND-05"])
@@ -491,6 +512,89 @@ class LittleWorldTracker(Tracker):
             ROWS[args[1]],
             rules=("LW-COMBAT-16",),
             text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
+        )
+
+    def gm_rest(self, emit: Emit, args: list[str]) -> None:
+        """``/gm rest [NIGHTS]``: a night's rest in a safe place gives 体力 + 6 HP, never above
+        max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
+        if len(args) > 1 or (args and not args[0].isdigit()):
+            raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
+        nights = int(args[0]) if args else 1
+        if emit.state.combat is not None:
+            raise fail("戦闘中は休めません", "no rest during a combat")
+        for c in list(emit.state.characters.values()):
+            result = lwc.rest(c.hp, c.max_hp, self.ability(c, "体力"), nights, self.cfg(emit))
+            if result.recovered:
+                emit.set_status(
+                    c.name,
+                    "hp",
+                    result.hp,
+                    rules=result.rules,
+                    note=Message(
+                        f"{c.name}: 休息で HP {c.hp} → {result.hp}",
+                        f"{c.name}: rest, HP {c.hp} → {result.hp}",
+                    ),
+                )
+            elif c.down:
+                emit.add(
+                    ev.NOTICE,
+                    {"no_rest": c.name},
+                    rules=result.rules,
+                    text=Message(
+                        f"{c.name} は HP 0 以下なので休息で回復しない",
+                        f"{c.name} is at HP ≤ 0: rest does not heal",
+                    ),
+                )
+
+    def gm_time(self, emit: Emit, args: list[str]) -> None:
+        """``/gm time MINUTES [rest|explore]``: game time passes out of combat — poison ticks
+        every 30 minutes at rest, paralysis ends after about 30, sleep after about 60
+        (LW-COND-02/03/04). Counts are kept on the room's clock (absolute minutes)."""
+        if (
+            not args
+            or not args[0].isdigit()
+            or len(args) > 2
+            or args[1:] not in ([], ["rest"], ["explore"], ["休息"], ["探索"])
+        ):
+            raise fail("/gm time 分 [rest|explore] です", "use /gm time MINUTES [rest|explore]")
+        if emit.state.combat is not None:
+            raise fail("戦闘中の時間は手番で進みます", "in combat, time passes by turns")
+        minutes = int(args[0])
+        at_rest = args[1:] in ([], ["rest"], ["休息"])
+        clock = int(emit.state.fields.get("minutes", 0))
+        cfg = self.cfg(emit)
+        for c in list(emit.state.characters.values()):
+            if not c.conditions:
+                continue
+            base = rule_conditions(c)
+
+            before = lwc.Conditions(
+                poison=base.poison,
+                paralysis=base.paralysis,
+                sleep=base.sleep,
+                confusion=base.confusion,
+                poison_minutes=_elapsed(c, POISON, clock) % cfg.poison_interval_minutes,
+                paralysis_minutes=_elapsed(c, PARALYSIS, clock),
+                sleep_minutes=_elapsed(c, SLEEP, clock),
+            )
+            change = lwc.time_passes(before, c.hp, minutes, at_rest=at_rest, settings=cfg)
+            if change.poison_damage:
+                emit.set_status(
+                    c.name,
+                    "hp",
+                    change.hp,
+                    rules=("LW-COND-02",),
+                    note=Message(
+                        f"{c.name}: 毒で {change.poison_damage} ダメージ (HP {c.hp} → {change.hp})",
+                        f"{c.name}: poison deals {change.poison_damage} (HP {c.hp} → {change.hp})",
+                    ),
+                )
+            for label in change.recovered:
+                emit.remove_condition(c.name, label, rules=change.rules)
+        emit.add(
+            ev.CLOCK_SET,
+            {"minutes": clock + minutes},
+            text=Message(f"{minutes}分経過", f"{minutes} minutes pass"),
         )
 
     def gm_tie(self, emit: Emit, args: list[str]) -> None:

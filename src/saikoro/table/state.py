@@ -36,6 +36,8 @@ class Condition(BaseModel):
     ends_at_round: int | None = None
     #: The character's own-turn count when it began (absolute; recovery counts from it).
     since_own_turn: int | None = None
+    #: The room's game clock (minutes, ``/gm time``) when it began, for out-of-combat recovery.
+    since_minute: int | None = None
     #: Value changes while it lasts (UnmeiD100: {"AC": -20, "RC": -20}).
     mods: dict[str, int] = Field(default_factory=dict)
     rules: list[str] = Field(default_factory=list)
@@ -137,6 +139,7 @@ STATE_KINDS = frozenset(
         ev.COMBAT_ENDED,
         ev.PARTY_DOWN,
         ev.SETTING_SET,
+        ev.CLOCK_SET,
     }
 )
 
@@ -272,8 +275,13 @@ def _setting_set(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["settings"] = settings
 
 
+def _clock_set(state: RoomState, data: dict[str, Any]) -> None:
+    state.fields["minutes"] = int(data["minutes"])
+
+
 _HANDLERS = {
     ev.SETTING_SET: _setting_set,
+    ev.CLOCK_SET: _clock_set,
     ev.ROOM_CREATED: _room_created,
     ev.CHARACTER_ADDED: _character_added,
     ev.CHARACTER_REMOVED: _character_removed,
