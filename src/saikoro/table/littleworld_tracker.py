@@ -78,6 +78,10 @@ class LittleWorldTracker(Tracker):
                 "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"
             ),
             "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
+            "gm rest [泊数]": Message("休息 (LW-HP-01)", "rest: 体力+6 HP per night"),
+            "gm time 分 [rest|explore]": Message(
+                "時間経過: 毒・麻痺・睡眠 (LW-COND-02…04)", "time passes out of combat"
+            ),
             "gm tie 名前…": Message("同値PCの順番 (LW-COMBAT-02)", "order tied PCs"),
         }
         self.gm_verbs = {
