@@ -212,3 +212,17 @@ def test_rest_and_time_out_of_combat(room):
     assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == 90
     s.run("/undo")  # the clock goes back with it
     assert s.state.fields["minutes"] == 40 and s.state.characters["アリス"].hp == 10
+
+
+@pytest.mark.rule("UM-SWITCH-01")
+def test_switching_equipment_takes_a_turn_but_dropping_the_shield_does_not(room):
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s.run("@ケン /switch shield")  # no turn used: a melee attack may follow at once
+    assert s.state.characters["ケン"].fields["two_handed_ready"] is True
+    rolled(s, [(99, 100)]).run("@ケン /melee オーク")
+    with pytest.raises(SaikoroError):
+        s.run("@ケン /switch")  # the turn's action is used
+    s.run("/next")
+    s.run("@オーク /switch")
+    with pytest.raises(SaikoroError):
+        s.run("@オーク /melee ケン")

@@ -54,6 +54,7 @@ class UnmeiTracker(Tracker):
             "defend": self.defend,
             "move": self.move,
             "fate": self.fate,
+            "switch": self.switch,
         }
         self.off_turn_verbs = {"fate"}
         self.verb_help = {
@@ -64,6 +65,10 @@ class UnmeiTracker(Tracker):
             "cast 目標": Message("発動 (UM-MAGIC-02/03)", "activate the chanted spell"),
             "defend": Message("防御専念 AC・RC+20 (UM-DEFEND-01)", "full defence"),
             "move 3|1|5": Message("移動 (UM-MOVE-01)", "move"),
+            "switch [shield]": Message(
+                "装備持ち替え (1手番; shield = 盾を捨てて両手持ち、手番消費なし) UM-SWITCH-01",
+                "switch equipment (a turn; shield: drop it for two hands, no turn)",
+            ),
             "fate success|half|cancel|reroll": Message(
                 "運命判定 (UM-FATE-01/02)", "fate check + rescue"
             ),
@@ -617,6 +622,25 @@ class UnmeiTracker(Tracker):
         emit.add(
             ev.NOTICE,
             {"move": option, **dict(out.detail)},
+            rules=out.rules,
+            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+        )
+
+    def switch(self, emit: Emit, name: str, args: list[str]) -> None:
+        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not."""
+        if args not in ([], ["shield"], ["盾"]):
+            raise fail("/switch [shield] です", "use /switch or /switch shield")
+        drop = bool(args)
+        before = self.combatant(emit.character(name))
+        out = um.switch_equipment(before, drop, self.cfg(emit))
+        if out.uses_turn:
+            self._use_turn(emit, name, "switch")
+        else:
+            emit.set_field(name, "two_handed_ready", True, rules=out.rules)
+        self.save(emit, before, out.state, out.rules)
+        emit.add(
+            ev.NOTICE,
+            {"switch": "shield" if drop else "equipment"},
             rules=out.rules,
             text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
         )
