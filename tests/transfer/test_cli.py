@@ -120,3 +120,21 @@ def test_table_dispatcher_hook(
         == "ミナ・クロックワーク"
     )
     assert dispatch.load_character_file(tmp_path / "garudo.json", "UnmeiD100").name == "ガルド"
+
+
+def test_char_add_ccfolia_json_first_thing_in_a_fresh_process(
+    tmp_path: Path, ccfolia_unmei_json: bytes
+) -> None:
+    """A CCFOLIA clipboard .json given to ``/char add`` before anything imported saikoro.transfer."""
+    import subprocess
+    import sys
+
+    (tmp_path / "garudo.json").write_bytes(ccfolia_unmei_json)
+    done = subprocess.run(
+        [sys.executable, "-m", "saikoro", "play", "--db", str(tmp_path / "t.db"), "--room", "r",
+         "--system", "UnmeiD100", "--gm", "--json"],
+        input=f"/char add {tmp_path / 'garudo.json'}\n/state\n",
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert "ガルド" in done.stdout

@@ -69,7 +69,14 @@ def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase
     SHEET_IMPORTERS[suffix.lower()] = loader
 
 
+def _importers() -> dict[str, Callable[[Path, str], SheetBase]]:
+    with contextlib.suppress(ImportError):  # saikoro.transfer registers its importers
+        __import__("saikoro.transfer")
+    return SHEET_IMPORTERS
+
+
 def load_character_file(path: Path, system: str) -> SheetBase:
+    """A saikoro sheet (.json/.yaml), or a CCFOLIA .json / Udonarium .zip/.xml export."""
     suffix = path.suffix.lower()
     if suffix in (".json", ".yaml", ".yml"):
         from saikoro.sheets import load_sheet
@@ -77,13 +84,10 @@ def load_character_file(path: Path, system: str) -> SheetBase:
         try:
             return load_sheet(path, system)
         except SaikoroError:
-            if suffix != ".json" or ".json" not in SHEET_IMPORTERS:
+            if suffix != ".json" or ".json" not in _importers():
                 raise
             return SHEET_IMPORTERS[".json"](path, system)
-    if suffix not in SHEET_IMPORTERS:
-        with contextlib.suppress(ImportError):  # saikoro.transfer registers its importers
-            __import__("saikoro.transfer")
-    loader = SHEET_IMPORTERS.get(suffix)
+    loader = _importers().get(suffix)
     if loader is None:
         raise fail(
             f"{path.name}: この形式のキャラクターファイルは読めません (.json/.yaml)",
