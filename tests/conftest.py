@@ -50,7 +50,11 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
-    env = {**os.environ, "SAIKORO_TEST_PG_PORT": "54330", "SAIKORO_TEST_PG_DIR": "/tmp/saikoro-pytest-pg"}
+    env = {
+        **os.environ,
+        "SAIKORO_TEST_PG_PORT": "54330",
+        "SAIKORO_TEST_PG_DIR": "/tmp/saikoro-pytest-pg",
+    }
     started = subprocess.run(
         ["bash", str(script), "start"], capture_output=True, text=True, env=env, timeout=120
     )

@@ -22,14 +22,20 @@ SNIPPETS = [
 
 @pytest.mark.parametrize("snippet", SNIPPETS)
 def test_public_names_work_in_any_import_order(snippet: str) -> None:
-    done = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", snippet], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
 
 
 def test_roll_returns_bcdice_result_or_none() -> None:
     result = saikoro.roll("2D6>=7", rands=[(3, 6), (4, 6)])
     assert result is not None
-    assert (result.text, result.success, result.failure) == ("(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功", True, False)
+    assert (result.text, result.success, result.failure) == (
+        "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功",
+        True,
+        False,
+    )
     assert result.value == 7
     assert saikoro.roll("こんにちは") is None
 

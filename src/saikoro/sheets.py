@@ -111,7 +111,8 @@ def parse_sheet_text(text: str, suffix: str = ".json", system: str | None = None
         else:
             data = json.loads(text)
     except Exception as error:  # json.JSONDecodeError or yaml.YAMLError
-        raise SheetError(Message(f"シートを読めません: {error}", f"cannot parse sheet: {error}"))
+        message = Message(f"シートを読めません: {error}", f"cannot parse sheet: {error}")
+        raise SheetError(message) from None
     return sheet_from_data(data, system)
 
 
@@ -120,7 +121,8 @@ def load_sheet(path: str | Path, system: str | None = None) -> SheetBase:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise SheetError(Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}"))
+        message = Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}")
+        raise SheetError(message) from None
     return parse_sheet_text(text, path.suffix, system)
 
 

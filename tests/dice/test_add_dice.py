@@ -208,4 +208,6 @@ def test_negative_keep_or_drop_count_is_an_error_as_in_bcdice() -> None:
     for command in ("3D6KH(0-1)", "3D6KL(0-1)", "3D6DH(0-2)", "3D6DL(1-3)"):
         with pytest.raises(SaikoroError, match="negative"):
             saikoro.roll(command, rands=[(1, 6), (2, 6), (3, 6)])
-    assert saikoro.roll("3D6KH0", rands=[(1, 6), (2, 6), (3, 6)]).text == "(3D6KH0) ＞ 0[1,2,3] ＞ 0"
+    assert (
+        saikoro.roll("3D6KH0", rands=[(1, 6), (2, 6), (3, 6)]).text == "(3D6KH0) ＞ 0[1,2,3] ＞ 0"
+    )

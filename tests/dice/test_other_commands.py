@@ -8,6 +8,7 @@ make them flaky.
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -443,10 +444,8 @@ def test_hostile_input_answers_quickly_with_own_errors(module_name: str, command
 
     module = importlib.import_module(f"saikoro.dice.commands.{module_name}")
     started = time.process_time()
-    try:
+    with contextlib.suppress(SaikoroError):
         module.evaluate(command, SYSTEM, Randomizer(SeededSource(5)))
-    except SaikoroError:
-        pass
     assert time.process_time() - started < 0.1
 
 
@@ -454,7 +453,38 @@ def test_hostile_input_answers_quickly_with_own_errors(module_name: str, command
 
 _ALPHABET = "0123456789BRUTYZSCFD+-*/()[]@<>=!, \tchoiceCHOICE6A\x00\u3000ｃ２"
 _PIECES = st.sampled_from(
-    "2 6 0 10 B R U TY TZ S + - * / ( ) [ ] @ >= <= <> = ! C choice D66 , A-C".split() + [" "]
+    [
+        "2",
+        "6",
+        "0",
+        "10",
+        "B",
+        "R",
+        "U",
+        "TY",
+        "TZ",
+        "S",
+        "+",
+        "-",
+        "*",
+        "/",
+        "(",
+        ")",
+        "[",
+        "]",
+        "@",
+        ">=",
+        "<=",
+        "<>",
+        "=",
+        "!",
+        "C",
+        "choice",
+        "D66",
+        ",",
+        "A-C",
+        " ",
+    ]
 )
 _TEXTS = st.one_of(
     st.text(alphabet=_ALPHABET, max_size=40),

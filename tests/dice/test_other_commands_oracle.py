@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (recorded BCDice outputs are long)
 """The other common commands against the real BCDice on edge cases, with BCDice's own dice.
 
 Each case was rolled once by BCDice (the npm ``bcdice`` 4.9.0 package, i.e. BCDice

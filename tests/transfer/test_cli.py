@@ -131,10 +131,25 @@ def test_char_add_ccfolia_json_first_thing_in_a_fresh_process(
 
     (tmp_path / "garudo.json").write_bytes(ccfolia_unmei_json)
     done = subprocess.run(
-        [sys.executable, "-m", "saikoro", "play", "--db", str(tmp_path / "t.db"), "--room", "r",
-         "--system", "UnmeiD100", "--gm", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "saikoro",
+            "play",
+            "--db",
+            str(tmp_path / "t.db"),
+            "--room",
+            "r",
+            "--system",
+            "UnmeiD100",
+            "--gm",
+            "--json",
+        ],
         input=f"/char add {tmp_path / 'garudo.json'}\n/state\n",
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr + done.stdout
     assert "ガルド" in done.stdout

@@ -57,11 +57,13 @@ def test_external_entity_refused() -> None:
 def test_zip_bomb_refused() -> None:
     """data.xml that inflates far past the bound (1 MB of zip → 100 MB) is not inflated."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        with archive.open("data.xml", "w", force_zip64=True) as handle:
-            chunk = b"<" + b"a" * (1024 * 1024 - 1)
-            for _ in range(100):
-                handle.write(chunk)
+    with (
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive,
+        archive.open("data.xml", "w", force_zip64=True) as handle,
+    ):
+        chunk = b"<" + b"a" * (1024 * 1024 - 1)
+        for _ in range(100):
+            handle.write(chunk)
     error = timed_refusal(buffer.getvalue())
     assert "5 MB" in error.message.ja
 

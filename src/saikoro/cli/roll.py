@@ -132,9 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         "command", nargs="*", help="BCDice command, e.g. 2D6>=7 (words are joined by spaces)"
     )
     parser.add_argument("--system", "-s", default="DiceBot", help="game system ID (DiceBot)")
-    parser.add_argument(
-        "--rands", help="scripted dice VALUE/SIDES,…: 3/6,4/6 = a 3 then a 4 on d6"
-    )
+    parser.add_argument("--rands", help="scripted dice VALUE/SIDES,…: 3/6,4/6 = a 3 then a 4 on d6")
     parser.add_argument("--json", dest="as_json", action="store_true", help="BCDice-API v2 JSON")
     parser.add_argument("--batch", help="JSON lines file ('-' = stdin): one answer line per line")
     parser.add_argument("--manual", action="store_true", help="type in each die (physical dice)")

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on"),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port"),
-    db: Optional[str] = typer.Option(  # noqa: UP007 - Typer needs Optional here
+    db: str | None = typer.Option(
         None, "--db", help="SQLite path or database URL of the table rooms (kept for the table API)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),

@@ -281,4 +281,3 @@ class Randomizer:
         elif sort == "desc":
             dice.sort(reverse=True)
         return dice[0] * 10 + dice[1]
-

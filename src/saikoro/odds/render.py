@@ -177,9 +177,9 @@ def render(odds: Odds, console: Console, lang: str = "ja") -> None:
         if not odds.exact and odds.mean_interval is not None:
             mean_extra = f"{odds.mean_interval.low:.3f} – {odds.mean_interval.high:.3f}"
         row = [Message("平均", "mean").text(lang), f"{float(odds.mean):.4f}", mean_extra]
-        table.add_row(*(row + [""] if note else row))
+        table.add_row(*([*row, ""] if note else row))
         row = [Message("標準偏差", "std. dev.").text(lang), f"{odds.stdev:.4f}", ""]
-        table.add_row(*(row + [""] if note else row))
+        table.add_row(*([*row, ""] if note else row))
     console.print(table)
     if odds.words and not set(odds.words) <= PLAIN_WORDS:
         words = Table(title=Message("結果の内訳", "results").text(lang), show_header=False)

@@ -109,7 +109,7 @@ def _system(system_id: str) -> Any:
     responses=_ERRORS,
     summary="One game system: command pattern and help",
 )
-async def game_system_info(id: str) -> JSONResponse:  # noqa: A002 - BCDice-API's name
+async def game_system_info(id: str) -> JSONResponse:
     system = _system(id)
     return JSONResponse(
         {
@@ -160,7 +160,7 @@ CommandQuery = Annotated[str | None, Query(description="The command, e.g. `2D6>=
     responses=_ERRORS,
     summary="Roll a command",
 )
-async def roll_get(request: Request, id: str, command: CommandQuery = None) -> JSONResponse:  # noqa: A002
+async def roll_get(request: Request, id: str, command: CommandQuery = None) -> JSONResponse:
     return await _roll(request, id, command)
 
 
@@ -172,7 +172,7 @@ async def roll_get(request: Request, id: str, command: CommandQuery = None) -> J
 )
 async def roll_post(
     request: Request,
-    id: str,  # noqa: A002
+    id: str,
     command: Annotated[str | None, Form(description="The command")] = None,
     command_in_query: Annotated[str | None, Query(alias="command", include_in_schema=False)] = None,
 ) -> JSONResponse:
@@ -197,4 +197,4 @@ async def original_table(
     return JSONResponse({"ok": True, "text": result.text, "rands": result.to_json()["rands"]})
 
 
-__all__ = ["router", "admin_info", "roll_body", "RollTimeoutError"]
+__all__ = ["RollTimeoutError", "admin_info", "roll_body", "router"]

@@ -282,4 +282,4 @@ def _palette_variables(palette: str) -> list[tuple[str, str]]:
     return found
 
 
-__all__ = ["export_sheet", "import_character", "Slot", "Profile"]
+__all__ = ["Profile", "Slot", "export_sheet", "import_character"]

@@ -241,10 +241,7 @@ class Dice(Node):
     def eval(self, ctx: _Ctx) -> tuple[int, str]:
         times_node, sides_node = self.times, self.sides
         times = times_node.literal if type(times_node) is Num else times_node.value(ctx)
-        if type(sides_node) is Num:
-            sides = sides_node.literal
-        else:
-            sides = self._sides(ctx)
+        sides = sides_node.literal if type(sides_node) is Num else self._sides(ctx)
         if self.filter is None:
             values = ctx.roll(times, sides)
             total = sum(values)
