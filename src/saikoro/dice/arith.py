@@ -24,7 +24,7 @@ API for command modules
     raises ``ZeroDivisionError`` (Calc shows a message, others treat it as not a command).
 ``eval_arith(text, round_type)``
     BCDice's ``Arithmetic.eval``: the value of an arithmetic text, or None.
-``normalize_cmp_op(text)`` / ``compare(lhs, op, rhs)`` / ``CMP_OP_TEXT``
+``normalize_cmp_op(text)`` / ``compare(lhs, op, rhs)`` / ``PREDICATES`` / ``CMP_OP_TEXT``
     Comparison operators as BCDice normalizes them: ``=>`` → ``>=``, ``=<`` → ``<=``,
     ``!=``/``=!``/``<>`` → ``<>``, ``==`` → ``=``; unknown (``!``) → None.
 ``divide(lhs, rhs, rounding, round_type)``
@@ -43,8 +43,9 @@ raises :class:`NestingTooDeepError`, a :class:`~saikoro.errors.SaikoroError`.
 from __future__ import annotations
 
 import math
+import operator
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,7 @@ __all__ = [
     "CMP_OP_TEXT",
     "END",
     "MAX_NESTING",
+    "PREDICATES",
     "BinaryOp",
     "Expr",
     "Negative",
@@ -140,21 +142,24 @@ def normalize_cmp_op(text: str) -> str | None:
     return None
 
 
+#: Each normalized operator as a function ``(lhs, rhs) -> bool``.
+PREDICATES: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    ">": operator.gt,
+    "<": operator.lt,
+    "=": operator.eq,
+    "<>": operator.ne,
+}
+
+
 def compare(lhs: int, op: str, rhs: int) -> bool:
     """``lhs op rhs`` for a normalized operator."""
-    if op == ">=":
-        return lhs >= rhs
-    if op == "<=":
-        return lhs <= rhs
-    if op == ">":
-        return lhs > rhs
-    if op == "<":
-        return lhs < rhs
-    if op == "=":
-        return lhs == rhs
-    if op == "<>":
-        return lhs != rhs
-    raise ValueError(f"unknown comparison operator {op!r}")
+    try:
+        predicate = PREDICATES[op]
+    except KeyError:
+        raise ValueError(f"unknown comparison operator {op!r}") from None
+    return predicate(lhs, rhs)
 
 
 # -- division ----------------------------------------------------------------------

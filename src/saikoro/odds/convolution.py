@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from saikoro.dice.arith import PREDICATES
 from saikoro.dice.randomizer import (
     UPPER_LIMIT_DICE_SIDES,
     UPPER_LIMIT_DICE_TIMES,
@@ -35,15 +36,6 @@ _PLAIN = re.compile(
     rf"^S?(?P<expr>{_TERM}(?:[+-]{_TERM})*)(?:(?P<op>>=|<=|<>|>|<|=)(?P<target>\d+))?$"
 )
 _EACH_TERM = re.compile(r"([+-]?)(?:(\d*)D(\d*)|(\d+))")
-
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    ">=": lambda a, b: a >= b,
-    "<=": lambda a, b: a <= b,
-    ">": lambda a, b: a > b,
-    "<": lambda a, b: a < b,
-    "=": lambda a, b: a == b,
-    "<>": lambda a, b: a != b,
-}
 
 
 @dataclass(frozen=True)
@@ -68,7 +60,7 @@ class PlainSum:
     def judge(self, value: int) -> bool | None:
         if self.op is None or self.target is None:
             return None
-        return _COMPARE[self.op](value, self.target)
+        return PREDICATES[self.op](value, self.target)
 
     @property
     def work(self) -> int:

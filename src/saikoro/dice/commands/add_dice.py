@@ -17,12 +17,12 @@ The game system judges a comparison through ``system.check_sum`` (default 成功
 
 from __future__ import annotations
 
-import operator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from saikoro.dice.arith import (
     CMP_OP_TEXT,
+    PREDICATES,
     ParseFailure,
     TokenStream,
     divide,
@@ -48,15 +48,6 @@ def _base_check_sum() -> object:
 
 
 _BASE_CHECK_SUM = _base_check_sum()
-
-_COMPARE = {
-    ">=": operator.ge,
-    "<=": operator.le,
-    ">": operator.gt,
-    "<": operator.lt,
-    "=": operator.eq,
-    "<>": operator.ne,
-}
 
 
 class _Ctx:
@@ -466,7 +457,7 @@ def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollRes
             result.fumble = check.fumble
             result.rules = check.rules
         elif target is not None:  # BCDice's default: 成功/失敗 (nothing for a "?" target)
-            if _COMPARE[cmp_op](total, target):
+            if PREDICATES[cmp_op](total, target):
                 parts.append("成功")
                 result.success = True
             else:

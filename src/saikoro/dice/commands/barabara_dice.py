@@ -15,14 +15,12 @@ printing a comparison) are shared with RerollDice and UpperDice.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
-from saikoro.dice.arith import Expr, ParseFailure, TokenStream
+from saikoro.dice.arith import PREDICATES, Expr, ParseFailure, TokenStream
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
 from saikoro.errors import SaikoroError
@@ -159,17 +157,6 @@ def evaluate(text: str, system: Any, randomizer: Randomizer) -> RollResult | Non
 
 
 # -- helpers shared with RerollDice / UpperDice / TallyDice --------------------------------
-
-
-#: The comparison operators (as :mod:`saikoro.dice.arith` normalizes them) as functions.
-PREDICATES: dict[str, Callable[[int, int], bool]] = {
-    ">=": operator.ge,
-    "<=": operator.le,
-    ">": operator.gt,
-    "<": operator.lt,
-    "=": operator.eq,
-    "<>": operator.ne,
-}
 
 
 def setting(system: Any, name: str, default: Any = None) -> Any:

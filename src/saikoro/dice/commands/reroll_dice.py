@@ -24,9 +24,8 @@ from functools import lru_cache
 from typing import Any
 
 from saikoro.dice import arith
-from saikoro.dice.arith import Expr, ParseFailure, TokenStream
+from saikoro.dice.arith import PREDICATES, Expr, ParseFailure, TokenStream
 from saikoro.dice.commands.barabara_dice import (
-    PREDICATES,
     DivisionByZeroError,
     Notation,
     cmp_text,
