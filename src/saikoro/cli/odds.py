@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
@@ -49,11 +50,7 @@ def register(app: typer.Typer) -> None:
 
                 write_plot(result, plot)
         except SaikoroError as error:
-            if as_json:
-                body = {"ok": False, "reason": error.reason, "message": error.message.both()}
-                print(json.dumps(body, ensure_ascii=False))
-            else:
-                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+            print_error(error, as_json)
             raise typer.Exit(1) from None
         if as_json:
             print(json.dumps(result.to_json(), ensure_ascii=False))

@@ -93,6 +93,7 @@ def run_play(
     rands: str | None,
     as_json: bool,
 ) -> int:
+    from saikoro.cli.report import print_error
     from saikoro.dice.randomizer import RandomSource, ScriptedSource, parse_rands
     from saikoro.errors import SaikoroError
     from saikoro.i18n import current_lang
@@ -175,7 +176,7 @@ def run_play(
                 scripted.assert_exhausted()
             except SaikoroError as error:
                 status = 1
-                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+                print_error(error)
     finally:
         store.close()
     return status

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
@@ -76,5 +77,5 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
                 source = ManualSource(ask_die) if state["manual"] else None
                 print_human(line, state["system"], lang, source=source)
         except SaikoroError as error:
-            print(f"エラー / error: {error.message.both()}", file=sys.stderr, flush=True)
+            print_error(error)
         sys.stdout.flush()

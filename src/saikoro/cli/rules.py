@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import sys
 from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
 
 if TYPE_CHECKING:
@@ -49,11 +49,7 @@ def register(app: typer.Typer) -> None:
         try:
             report = coverage(system=system, spec=spec, tests=tests, references=refs)
         except SaikoroError as error:
-            if as_json:
-                body = {"ok": False, "reason": error.reason, "message": error.message.both()}
-                print(json.dumps(body, ensure_ascii=False))
-            else:
-                print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+            print_error(error, as_json)
             raise typer.Exit(2) from None
         if as_json:
             print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))

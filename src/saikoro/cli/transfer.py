@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 
+from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
 
 import_app = typer.Typer(
@@ -30,7 +31,7 @@ OUT_HELP = "sheet file to write (.json/.yaml); stdout (JSON) when omitted"
 
 
 def _fail(error: SaikoroError) -> typer.Exit:
-    print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+    print_error(error)
     return typer.Exit(1)
 
 
