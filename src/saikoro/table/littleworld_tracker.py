@@ -217,15 +217,7 @@ class LittleWorldTracker(Tracker):
         new = lwt.next_round(
             rs, self.combatants(emit), combat.fields.get("pc_order", []), self.cfg(emit)
         )
-        emit.add(
-            ev.ROUND_STARTED,
-            {"round": new.round, "order": list(new.order)},
-            rules=new.rules,
-            text=Message(
-                f"ラウンド{new.round} 開始 (手番順: {' → '.join(new.order)})",
-                f"round {new.round} starts (order: {' → '.join(new.order)})",
-            ),
-        )
+        self.announce_round(emit, new.round, new.order, new.rules)
         emit.set_combat("delayed", [])
 
     def next_actor(self, emit: Emit, pick: str | None) -> str | None:

@@ -140,13 +140,26 @@ class Tracker:
     def new_round(self, emit: Emit) -> None:
         combat = emit.state.combat
         assert combat is not None
-        order = self.round_order(emit)
+        self.announce_round(emit, combat.round + 1, self.round_order(emit))
+
+    def announce_round(
+        self,
+        emit: Emit,
+        number: int,
+        order: list[str] | tuple[str, ...],
+        rules: tuple[str, ...] | list[str] = (),
+        *,
+        offered: bool = False,
+    ) -> None:
+        """The ROUND_STARTED event; ``offered`` orders are only proposed (players pick)."""
+        ja, en = ("提示順", "offered") if offered else ("手番順", "order")
+        shown = " → ".join(order)
         emit.add(
             ev.ROUND_STARTED,
-            {"round": combat.round + 1, "order": order},
+            {"round": number, "order": list(order)},
+            rules=rules,
             text=Message(
-                f"ラウンド{combat.round + 1} 開始 (手番順: {' → '.join(order)})",
-                f"round {combat.round + 1} starts (order: {' → '.join(order)})",
+                f"ラウンド{number} 開始 ({ja}: {shown})", f"round {number} starts ({en}: {shown})"
             ),
         )
 

@@ -213,22 +213,12 @@ class UnmeiTracker(Tracker):
         combat = emit.state.combat
         assert combat is not None
         state = um.start_round(self._fighters(emit), combat.round + 1, settings=self.cfg(emit))
-        emit.add(
-            ev.ROUND_STARTED,
-            {"round": state.round, "order": list(state.order)},
-            rules=state.rules,
-            text=Message(
-                f"ラウンド{state.round} 開始 (提示順: {' → '.join(state.order)})",
-                f"round {state.round} starts (offered: {' → '.join(state.order)})",
-            ),
-        )
+        self.announce_round(emit, state.round, state.order, state.rules, offered=True)
         emit.set_combat("remaining", dict(state.remaining), rules=state.rules)
 
     def next_actor(self, emit: Emit, pick: str | None) -> str | None:
         rs = self._round_state(emit)
         if rs.over:
-            if pick is not None and emit.state.combat is not None:
-                return None
             return None
         after = um.next_turn(rs, pick)
         emit.set_combat("remaining", dict(after.remaining), rules=after.rules)
