@@ -14,6 +14,27 @@ from typer.testing import CliRunner
 SHEETS = Path(__file__).parent / "sheets"
 
 
+def _play_args(
+    db: str,
+    room: str,
+    rands: list[str] | None,
+    system: str | None,
+    gm: bool,
+    speaker: str | None = None,
+) -> list[str]:
+    """``play --db DB --room ROOM --json`` and the options given."""
+    args = ["play", "--db", db, "--room", room, "--json"]
+    if system:
+        args += ["--system", system]
+    if gm:
+        args.append("--gm")
+    if speaker:
+        args += ["--as", speaker]
+    if rands is not None:
+        args += ["--rands", ",".join(rands)]
+    return args
+
+
 def play(
     db: str,
     room: str,
@@ -28,15 +49,7 @@ def play(
     """Run lines through ``saikoro play --json`` in-process; one JSON object per line."""
     from saikoro.cli.main import app
 
-    args = ["play", "--db", db, "--room", room, "--json"]
-    if system:
-        args += ["--system", system]
-    if gm:
-        args.append("--gm")
-    if speaker:
-        args += ["--as", speaker]
-    if rands is not None:
-        args += ["--rands", ",".join(rands)]
+    args = _play_args(db, room, rands, system, gm, speaker)
     result = CliRunner().invoke(
         app, args, input="\n".join(lines) + "\n", env={"SAIKORO_LANG": lang}
     )
@@ -56,15 +69,8 @@ def play_process(
     gm: bool = True,
 ) -> subprocess.Popen[str]:
     """Start ``python -m saikoro play --json`` as another process (feed it ``lines``)."""
-    args = [sys.executable, "-m", "saikoro", "play", "--db", db, "--room", room, "--json"]
-    if system:
-        args += ["--system", system]
-    if gm:
-        args.append("--gm")
-    if rands is not None:
-        args += ["--rands", ",".join(rands)]
     proc = subprocess.Popen(
-        args,
+        [sys.executable, "-m", "saikoro", *_play_args(db, room, rands, system, gm)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
