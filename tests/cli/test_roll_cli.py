@@ -114,3 +114,48 @@ def test_interactive_prompt_reads_lines_from_a_pipe() -> None:
     assert "DiceBot" in done.stdout
     assert "c(1+2) ＞ 3".lower() in done.stdout.lower()
     assert "Nope" in done.stderr
+
+
+def test_batch_lines_in_another_encoding_or_with_a_bom(tmp_path) -> None:
+    """A Shift_JIS line is refused on its own; a UTF-8 BOM and CRLF are accepted (Windows files)."""
+    path = tmp_path / "batch.jsonl"
+    path.write_bytes(
+        b'\xef\xbb\xbf{"command": "1D6", "rands": [[2, 6]]}\r\n'
+        + '{"command": "こんにちは"}\n'.encode("shift_jis")
+        + b'{"command": "C(1+1)"}\n'
+    )
+    result = roll("--batch", str(path))
+    assert result.exit_code == 0
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, True]
+    assert answers[0]["text"] == "(1D6) ＞ 2"
+    assert answers[1]["reason"] == "this line is not UTF-8 text"
+
+
+def test_repeat_limits_keep_bcdice_text_and_warn() -> None:
+    result = roll("x101 1D6")
+    assert result.stdout.strip() == "繰り返し回数は1以上、100以下としてください"
+    assert "1 to 100 times" in result.stderr
+    assert "another repeat" in roll("x2 x2 1D6").stderr
+
+
+def test_language_option_and_environment() -> None:
+    assert runner.invoke(app, ["--lang", "en", "roll", "--rands", "3/6,4/6", "2D6>=7"]).stdout == (
+        "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ Success\n"
+    )
+    result = runner.invoke(app, ["roll", "--rands", "3/6", "1D6>=3"], env={"SAIKORO_LANG": "en"})
+    assert result.stdout.strip().endswith("Success")
+
+
+def test_prompt_refuses_a_line_in_another_encoding_and_goes_on() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "saikoro"],
+        input=b"C(1)\n" + "あ\n".encode("shift_jis") + b"C(2)\n",
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+    out = done.stdout.decode()
+    assert "c(1) ＞ 1" in out and "c(2) ＞ 2" in out
+    assert "not UTF-8" in done.stderr.decode()

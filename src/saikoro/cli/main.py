@@ -7,11 +7,13 @@ imported inside the commands, so that ``saikoro roll 2D6`` starts fast.
 from __future__ import annotations
 
 import importlib
+import os
 
 import typer
 
 from saikoro.cli.roll import ROLL_HELP
 from saikoro.cli.roll import run as run_roll
+from saikoro.i18n import current_lang
 
 SUBCOMMAND_MODULES = ("play", "serve", "transfer", "odds", "rules")
 
@@ -30,15 +32,19 @@ app = typer.Typer(
 def _default(
     ctx: typer.Context,
     system: str = typer.Option("DiceBot", "--system", "-s", help="game system for the prompt"),
-    lang: str = typer.Option("ja", "--lang", help="ja or en"),
+    lang: str | None = typer.Option(
+        None, "--lang", help="ja or en for every sub-command (default: $SAIKORO_LANG, else ja)"
+    ),
 ) -> None:
     """With no sub-command: an interactive dice prompt (type a command, see the result)."""
+    if lang is not None:
+        os.environ["SAIKORO_LANG"] = lang  # sub-commands default to saikoro.i18n.current_lang()
     if ctx.invoked_subcommand is None:
         from saikoro.cli.prompt import run_prompt
         from saikoro.errors import SaikoroError
 
         try:
-            run_prompt(system, lang)
+            run_prompt(system, current_lang())
         except SaikoroError as error:
             typer.echo(f"エラー / error: {error.message.both()}", err=True)
             raise typer.Exit(1) from None

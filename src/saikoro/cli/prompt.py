@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from saikoro.cli.report import print_error
@@ -25,7 +26,7 @@ HELP = Message(
 )
 
 
-def _lines(interactive: bool, prompt_text: callable) -> object:
+def _lines(interactive: bool, prompt_text: Callable[[], str]) -> Iterator[str | bytes]:
     """Yield input lines: prompt_toolkit with history on a terminal, plain stdin otherwise."""
     if interactive:
         from prompt_toolkit import PromptSession
@@ -41,12 +42,12 @@ def _lines(interactive: bool, prompt_text: callable) -> object:
             except EOFError:
                 return
     else:
-        for line in sys.stdin:
-            yield line.rstrip("\r\n")
+        # Raw bytes: run_prompt decodes each line, so a line in another encoding is refused alone.
+        yield from sys.stdin.buffer
 
 
 def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
-    from saikoro.cli.roll import ask_die, print_human
+    from saikoro.cli.roll import ask_die, decode_line, print_human
     from saikoro.dice.randomizer import ManualSource
     from saikoro.systems import systems
 
@@ -55,10 +56,10 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
     if interactive:
         print(f"saikoro — {HELP.text(lang).splitlines()[0]}")
     for raw in _lines(interactive, lambda: f"{state['system']}> "):
-        line = raw.strip()
-        if not line:
-            continue
         try:
+            line = decode_line(raw).strip()
+            if not line:
+                continue
             if line in ("/quit", "/exit", "/q"):
                 return
             if line == "/help":
@@ -72,7 +73,9 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
                 print(f"→ {state['system']} ({systems[state['system']].name})")
             elif line == "/manual":
                 state["manual"] = not state["manual"]
-                print(Message("手元ダイス: ", "physical dice: ").text(lang) + str(state["manual"]))
+                on = Message("手元のダイスで振ります (出目を入力)", "physical dice: type each die")
+                off = Message("サイコロは saikoro が振ります", "saikoro rolls the dice")
+                print((on if state["manual"] else off).text(lang))
             else:
                 source = ManualSource(ask_die) if state["manual"] else None
                 print_human(line, state["system"], lang, source=source)

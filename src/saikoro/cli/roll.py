@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from saikoro.errors import SaikoroError, UnsupportedCommandError
-from saikoro.i18n import Message
+from saikoro.i18n import Message, current_lang
 
 NOT_A_COMMAND = Message("コマンドとして解釈できません", "not a command of this game system")
 
@@ -69,11 +69,23 @@ def _batch_request(line: str) -> tuple[str, str, list[tuple[int, int]] | None]:
     return request["command"], system, rands
 
 
-def run_batch(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """One JSON answer per input line, in order."""
+NOT_UTF8 = Message("この行は UTF-8 のテキストではありません", "this line is not UTF-8 text")
+
+
+def decode_line(line: str | bytes) -> str:
+    if isinstance(line, str):
+        return line
+    try:
+        return line.decode("utf-8").lstrip("\ufeff").rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise SaikoroError(NOT_UTF8, reason="invalid request") from None
+
+
+def run_batch(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+    """One JSON answer per input line (text, or raw bytes decoded as UTF-8), in order."""
     for line in lines:
         try:
-            command, system, rands = _batch_request(line)
+            command, system, rands = _batch_request(decode_line(line))
         except SaikoroError as error:
             yield error_json(error)
             continue
@@ -106,13 +118,14 @@ def print_human(
     return 0
 
 
-def _open_lines(batch: str) -> Iterator[str]:
+def _open_lines(batch: str) -> Iterator[bytes]:
+    """Raw lines: each is decoded on its own, so one line in another encoding spoils no other."""
     if batch == "-":
-        yield from (line.rstrip("\r\n") for line in sys.stdin)
+        yield from sys.stdin.buffer
         return
     try:
-        with Path(batch).open(encoding="utf-8") as handle:
-            yield from (line.rstrip("\r\n") for line in handle)
+        with Path(batch).open("rb") as handle:
+            yield from handle
     except OSError as error:
         raise SaikoroError(
             Message(f"{batch} を読めません: {error}", f"cannot read {batch}: {error}")
@@ -136,7 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", dest="as_json", action="store_true", help="BCDice-API v2 JSON")
     parser.add_argument("--batch", help="JSON lines file ('-' = stdin): one answer line per line")
     parser.add_argument("--manual", action="store_true", help="type in each die (physical dice)")
-    parser.add_argument("--lang", default="ja", choices=("ja", "en"), help="human output language")
+    parser.add_argument(
+        "--lang",
+        choices=("ja", "en"),
+        help="human output language (default: $SAIKORO_LANG, else ja)",
+    )
     return parser
 
 
@@ -159,7 +176,7 @@ def run(argv: list[str]) -> int:
             print(json.dumps(answer, ensure_ascii=False))
             return 0 if answer["ok"] else 1
         source = ManualSource(ask_die) if args.manual else None
-        return print_human(text, args.system, args.lang, scripted, source)
+        return print_human(text, args.system, args.lang or current_lang(), scripted, source)
     except SaikoroError as error:
         if args.as_json:
             print(json.dumps(error_json(error), ensure_ascii=False))

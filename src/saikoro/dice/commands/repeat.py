@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from saikoro.dice.result import RollResult
+from saikoro.i18n import Message
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
@@ -30,6 +31,14 @@ NESTED_TEXT = "Repeatコマンドの重複はできません"
 TIMES_TEXT = f"繰り返し回数は1以上、{REPEAT_LIMIT}以下としてください"
 FAILED_TEXT = "繰り返し対象のコマンドが実行できませんでした ({trailer})"
 
+# The limit hit, for human-readable output (the text itself stays BCDice's).
+NESTED_WARNING = Message(
+    "繰り返しの中で繰り返しはできません", "a repeat cannot contain another repeat"
+)
+TIMES_WARNING = Message(
+    f"繰り返しは 1〜{REPEAT_LIMIT} 回までです", f"a command can be repeated 1 to {REPEAT_LIMIT} times"
+)
+
 
 def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
     match = _COMMAND.match(text)
@@ -41,9 +50,9 @@ def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResul
     secret = match.group(1) is not None
     times = int(match.group(3))
     if _NESTED.match(trailer):
-        return RollResult(text=NESTED_TEXT, secret=secret)
+        return RollResult(text=NESTED_TEXT, secret=secret, warnings=[NESTED_WARNING])
     if not 1 <= times <= REPEAT_LIMIT:
-        return RollResult(text=TIMES_TEXT, secret=secret)
+        return RollResult(text=TIMES_TEXT, secret=secret, warnings=[TIMES_WARNING])
 
     from saikoro.dice.engine import evaluate_normalized
 
