@@ -37,3 +37,29 @@ def test_serve_defaults(monkeypatch) -> None:
 def test_bad_port_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["serve", "--port", "70000"])
     assert result.exit_code == 2
+
+
+"""`saikoro serve` start-up errors are clear and bilingual."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+
+def test_busy_port_is_a_clear_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "saikoro", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert "待ち受けできません" in done.stderr and "cannot listen" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -22,6 +22,7 @@ def serve(
 
     from saikoro.server.app import create_app
 
+    _check_port_free(host, port)
     app = create_app(db)
     typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
     uvicorn.run(
@@ -33,6 +34,24 @@ def serve(
         limit_concurrency=1000,
         h11_max_incomplete_event_size=64 * 1024,
     )
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """Say clearly (in both languages) when the address cannot be listened on."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(infos[0][4])
+    except OSError as error:
+        typer.echo(
+            f"エラー / error: {host}:{port} で待ち受けできません (使用中か権限がありません) / "
+            f"cannot listen on {host}:{port} (in use or not allowed): {error.strerror or error}",
+            err=True,
+        )
+        raise typer.Exit(1) from None
 
 
 def register(app: typer.Typer) -> None:
