@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 from typing import Any
 
+import pytest
 import uvicorn
 from typer.testing import CliRunner
 
+import saikoro.cli.serve
 from saikoro.cli.main import app
+
+
+@pytest.fixture(autouse=True)
+def any_port_is_free(request, monkeypatch) -> None:
+    """uvicorn.run is replaced in these tests, so the port need not really be free."""
+    if "busy_port" not in request.node.name:
+        monkeypatch.setattr(saikoro.cli.serve, "_check_port_free", lambda host, port: None)
 
 
 def test_serve_passes_host_port_and_db(monkeypatch) -> None:
@@ -37,15 +49,6 @@ def test_serve_defaults(monkeypatch) -> None:
 def test_bad_port_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["serve", "--port", "70000"])
     assert result.exit_code == 2
-
-
-"""`saikoro serve` start-up errors are clear and bilingual."""
-
-from __future__ import annotations
-
-import socket
-import subprocess
-import sys
 
 
 def test_busy_port_is_a_clear_error() -> None:
