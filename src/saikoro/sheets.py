@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -51,6 +51,11 @@ class SheetBase(BaseModel):
     max_hp: int = Field(default=0, ge=0)
     notes: dict[str, str] = Field(default_factory=dict)
 
+    #: The rule named in a message for pydantic's own errors (a missing field, a wrong
+    #: type, …), by top-level field; ``default_rule`` for the other fields ("" = none).
+    field_rules: ClassVar[dict[str, str]] = {}
+    default_rule: ClassVar[str] = ""
+
     def references(self) -> dict[str, int]:
         """Values a chat line can refer to as ``{ラベル}`` (CCFOLIA/Udonarium convention)."""
         return {"HP": self.hp, "MHP": self.max_hp, "最大HP": self.max_hp}
@@ -69,25 +74,102 @@ def sheet_class(system: str) -> type[SheetBase]:
     return getattr(importlib.import_module(module), name)
 
 
-def describe_validation_error(error: ValidationError) -> list[Message]:
-    """One bilingual line per invalid field, naming the field (``abilities.体力``)."""
+#: pydantic's own error types → (Japanese, English) message templates; ``{name}`` is a
+#: value of the error's ctx (``{expected}``, ``{min_length}``, ``{ge}``, …). A system's own
+#: validators give their text in ctx ``ja``/``en`` (and ``rule``) instead.
+PYDANTIC_MESSAGES: dict[str, tuple[str, str]] = {
+    "missing": ("必須の項目がありません", "this field is required"),
+    "extra_forbidden": (
+        "この項目はシートにありません (綴りを確認してください)",
+        "unknown field (check the spelling)",
+    ),
+    "literal_error": ("{expected} のどれかを書いてください", "must be one of {expected}"),
+    "enum": ("{expected} のどれかを書いてください", "must be one of {expected}"),
+    "string_type": ("文字列で書いてください", "must be a text"),
+    "string_too_short": ("空にはできません", "cannot be empty"),
+    "string_too_long": ("{max_length} 文字までです", "at most {max_length} characters"),
+    "string_pattern_mismatch": ("形式が違います ({pattern})", "does not match {pattern}"),
+    "int_type": ("整数で書いてください", "must be a whole number"),
+    "int_parsing": ("整数で書いてください", "must be a whole number"),
+    "int_from_float": ("整数で書いてください (小数は不可)", "must be a whole number (no fraction)"),
+    "int_parsing_size": ("整数が大きすぎます", "the number is too large"),
+    "float_type": ("数で書いてください", "must be a number"),
+    "float_parsing": ("数で書いてください", "must be a number"),
+    "bool_type": ("true か false で書いてください", "must be true or false"),
+    "bool_parsing": ("true か false で書いてください", "must be true or false"),
+    "list_type": ("リスト(配列)で書いてください", "must be a list"),
+    "tuple_type": ("リスト(配列)で書いてください", "must be a list"),
+    "set_type": ("リスト(配列)で書いてください", "must be a list"),
+    "dict_type": ("項目の並び(辞書)で書いてください", "must be a mapping of fields"),
+    "model_type": ("項目の並び(辞書)で書いてください", "must be a mapping of fields"),
+    "model_attributes_type": ("項目の並び(辞書)で書いてください", "must be a mapping of fields"),
+    "none_required": ("null にしてください", "must be null"),
+    "greater_than": ("{gt} より大きくしてください", "must be greater than {gt}"),
+    "greater_than_equal": ("{ge} 以上にしてください", "must be at least {ge}"),
+    "less_than": ("{lt} より小さくしてください", "must be less than {lt}"),
+    "less_than_equal": ("{le} 以下にしてください", "must be at most {le}"),
+    "too_short": ("{min_length} 個以上必要です", "needs at least {min_length} items"),
+    "too_long": ("{max_length} 個までです", "at most {max_length} items"),
+}
+
+
+def _pydantic_message(item: Any) -> tuple[str, str]:
+    """Japanese and English text for one of pydantic's own errors."""
+    kind = str(item.get("type", ""))
+    ctx = {k: str(v) for k, v in (item.get("ctx") or {}).items()}
+    templates = PYDANTIC_MESSAGES.get(kind)
+    if templates is None:
+        return f"値が正しくありません ({kind})", str(item.get("msg", kind))
+    ja_ctx = dict(ctx)
+    if "expected" in ja_ctx:  # "'PC', 'mob' or 'named'" → "'PC'、'mob'、'named'"
+        ja_ctx["expected"] = ja_ctx["expected"].replace(" or ", "、").replace(", ", "、")
+    try:
+        return templates[0].format(**ja_ctx), templates[1].format(**ctx)
+    except (KeyError, IndexError, ValueError):  # a pydantic version with other ctx names
+        return f"値が正しくありません ({kind})", str(item.get("msg", kind))
+
+
+def describe_validation_error(
+    error: ValidationError, field_rules: dict[str, str] | None = None, default_rule: str = ""
+) -> list[Message]:
+    """One bilingual line per invalid field, naming the field (``abilities.体力``).
+
+    A system's own validators carry their text (ctx ``ja``, ``en``, ``rule``); pydantic's
+    own errors ("Field required", a literal, a type) are translated from
+    :data:`PYDANTIC_MESSAGES`, and named with the rule of their top-level field
+    (``field_rules``, else ``default_rule``) when the sheet class gives one.
+    """
     problems = []
     for item in error.errors():
         field = ".".join(str(p) for p in item["loc"]) or "(sheet)"
         ctx = item.get("ctx") or {}
-        rule = ctx.get("rule")
-        ja = ctx.get("ja")
-        en = ctx.get("en") or item["msg"]
+        if "ja" in ctx:
+            ja, en, rule = str(ctx["ja"]), str(ctx.get("en") or item["msg"]), ctx.get("rule")
+        else:
+            ja, en = _pydantic_message(item)
+            top = str(item["loc"][0]) if item["loc"] else ""
+            rule = (field_rules or {}).get(top, default_rule)
         suffix = f" [{rule}]" if rule else ""
-        problems.append(Message(f"{field}: {ja or item['msg']}{suffix}", f"{field}: {en}{suffix}"))
+        problems.append(Message(f"{field}: {ja}{suffix}", f"{field}: {en}{suffix}"))
     return problems
 
 
 def sheet_from_data(data: Any, system: str | None = None) -> SheetBase:
-    """Validate a dict as the sheet of ``system`` (or of its own ``system`` field)."""
+    """Validate a dict as the sheet of ``system`` (or of its own ``system`` field).
+
+    A sheet naming another system than ``system`` is refused with one message.
+    """
     if not isinstance(data, dict):
         raise SheetError(Message("シートの中身が辞書ではありません", "a sheet must be a mapping"))
-    system = system or data.get("system")
+    own = data.get("system")
+    if system is not None and isinstance(own, str) and own != system:
+        raise SheetError(
+            Message(
+                f"このシートは {own} 用です (この卓のゲームシステムは {system})",
+                f"this sheet is for {own}, the room plays {system}",
+            )
+        )
+    system = system or own
     if not isinstance(system, str):
         raise SheetError(
             Message("シートに system (ゲームシステムID) がありません", "the sheet has no 'system'")
@@ -98,7 +180,7 @@ def sheet_from_data(data: Any, system: str | None = None) -> SheetBase:
     except ValidationError as error:
         raise SheetError(
             Message("シートの内容が正しくありません:", "the sheet is not valid:"),
-            describe_validation_error(error),
+            describe_validation_error(error, cls.field_rules, cls.default_rule),
         ) from None
 
 

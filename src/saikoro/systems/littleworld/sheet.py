@@ -3,13 +3,14 @@
 Loaded and saved as JSON or YAML through :mod:`saikoro.sheets`. Every validation
 error names the field and the rule it breaks, in Japanese and English (ctx ``ja``,
 ``en``, ``rule`` of a :class:`PydanticCustomError`, rendered by
-:func:`saikoro.sheets.describe_validation_error`). Per LW-ABIL-06 the sheet stores
-abilities and max HP as entered and only rejects impossible values.
+:func:`saikoro.sheets.describe_validation_error`, which also translates pydantic's
+own errors and names the rule of their field from :data:`FIELD_RULES`). Per LW-ABIL-06
+the sheet stores abilities and max HP as entered and only rejects impossible values.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -194,6 +195,28 @@ def _line_error(
     return ValidationError.from_exception_data(title, [{"type": error, "loc": loc, "input": value}])
 
 
+#: The rule each top-level field belongs to (named in validation messages).
+FIELD_RULES: dict[str, str] = {
+    "name": "LW-ABIL-06",
+    "kind": "LW-ABIL-06",
+    "player": "LW-ABIL-06",
+    "life_path": "LW-ABIL-06",
+    "hp": "LW-ABIL-01",
+    "max_hp": "LW-ABIL-06",
+    "abilities": "LW-ABIL-01",
+    "skill_cards": "LW-ABIL-06",
+    "keeper": "LW-ABIL-05",
+    "taboo": "LW-ABIL-05",
+    "cr": "LW-ABIL-07",
+    "items": "LW-ABIL-07",
+    "row": "LW-COMBAT-16",
+    "conditions": "LW-COND-01",
+    "modifiers": "LW-ABIL-04",
+    "kanazuchi_opt_in": "LW-SPECIAL-04",
+    "consciousness": "LW-HP-03",
+}
+
+
 class LittleWorldSheet(SheetBase):
     """A 帽子世界TRPG character: PC or NPC, optionally a keeper (管理人)."""
 
@@ -214,6 +237,10 @@ class LittleWorldSheet(SheetBase):
     life_path: str = ""
     kanazuchi_opt_in: bool = False
     consciousness: str = ""
+
+    #: pydantic's own errors (a missing field, a wrong type, …) name these rules.
+    field_rules: ClassVar[dict[str, str]] = FIELD_RULES
+    default_rule: ClassVar[str] = "LW-ABIL-06"
 
     @model_validator(mode="before")
     @classmethod
@@ -242,14 +269,6 @@ class LittleWorldSheet(SheetBase):
                 "LittleWorldSheet",
             )
         return self
-
-    @classmethod
-    def model_validate(cls, obj: Any, **kwargs: Any) -> LittleWorldSheet:  # type: ignore[override]
-        """As pydantic's, with every error message in Japanese and English naming its rule."""
-        try:
-            return super().model_validate(obj, **kwargs)
-        except ValidationError as error:
-            raise bilingual_errors(error, cls.__name__) from None
 
     # -- derived values --------------------------------------------------------
     @property
@@ -315,88 +334,3 @@ class LittleWorldSheet(SheetBase):
         return self.updated(
             modifiers=[m.model_dump() for m in self.modifiers if m.reason != reason]
         )
-
-
-# -- bilingual messages for pydantic's own errors ------------------------------------
-
-#: The rule each top-level field belongs to (named in validation messages).
-FIELD_RULES: dict[str, str] = {
-    "name": "LW-ABIL-06",
-    "kind": "LW-ABIL-06",
-    "player": "LW-ABIL-06",
-    "life_path": "LW-ABIL-06",
-    "hp": "LW-ABIL-01",
-    "max_hp": "LW-ABIL-06",
-    "abilities": "LW-ABIL-01",
-    "skill_cards": "LW-ABIL-06",
-    "keeper": "LW-ABIL-05",
-    "taboo": "LW-ABIL-05",
-    "cr": "LW-ABIL-07",
-    "items": "LW-ABIL-07",
-    "row": "LW-COMBAT-16",
-    "conditions": "LW-COND-01",
-    "modifiers": "LW-ABIL-04",
-    "kanazuchi_opt_in": "LW-SPECIAL-04",
-    "consciousness": "LW-HP-03",
-}
-
-
-def _translate(item: dict[str, Any]) -> tuple[str, str]:
-    kind = item["type"]
-    ctx = item.get("ctx") or {}
-    if kind == "missing":
-        return "必須の項目がありません", "this field is required"
-    if kind == "extra_forbidden":
-        return (
-            "この項目はシートにありません (綴りを確認してください)",
-            "unknown field (check the spelling)",
-        )
-    if kind == "literal_error":
-        expected = str(ctx.get("expected", ""))
-        return (
-            f"{expected.replace(' or ', '、')} のどれかを書いてください",
-            f"must be one of {expected}",
-        )
-    if kind == "string_too_short":
-        return "空にはできません", "cannot be empty"
-    if kind in ("string_type",):
-        return "文字列で書いてください", "must be a text"
-    if kind in ("list_type", "tuple_type"):
-        return "リスト(配列)で書いてください", "must be a list"
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return "項目の並び(辞書)で書いてください", "must be a mapping of fields"
-    if kind.startswith("bool"):
-        return "true か false で書いてください", "must be true or false"
-    if kind.startswith("int"):
-        return "整数で書いてください", "must be a whole number"
-    return f"値が正しくありません ({item['msg']})", item["msg"]
-
-
-def bilingual_errors(error: ValidationError, title: str) -> ValidationError:
-    """``error`` with every pydantic message given Japanese and English text and the rule of
-    its field (errors from this module's validators already have them)."""
-    lines = []
-    for item in error.errors():
-        ctx = item.get("ctx") or {}
-        if "ja" in ctx:
-            lines.append(
-                {
-                    "type": PydanticCustomError(
-                        item["type"], ctx["en"].replace("{", "(").replace("}", ")"), ctx
-                    ),
-                    "loc": item["loc"],
-                    "input": item.get("input"),
-                }
-            )
-            continue
-        ja, en = _translate(item)
-        top = str(item["loc"][0]) if item["loc"] else ""
-        rule = FIELD_RULES.get(top, "LW-ABIL-06")
-        lines.append(
-            {
-                "type": _error(item["type"], ja, en, rule),
-                "loc": item["loc"],
-                "input": item.get("input"),
-            }
-        )
-    return ValidationError.from_exception_data(title, lines)
