@@ -143,3 +143,47 @@ def test_extra_abilities_and_spells_weapons() -> None:
     sheet = UnmeiSheet.model_validate(data)
     assert sheet.references()["信仰"] == 5
     assert sheet.spells[0].half_rate and sheet.weapons[0].abilities == ["必殺"]
+
+
+@pytest.mark.rule("UM-CHECK-01", "UM-LEVEL-02")
+@pytest.mark.parametrize("skill", ["combat", "thief", "magic"])
+def test_skills_are_success_rates_0_to_100(skill: str) -> None:
+    found = problems(minimal(skills={skill: 300}))
+    assert found == [
+        f"skills.{skill}: スキルは 0〜100 の整数です (300) [UM-CHECK-01]"
+        f" | skills.{skill}: a skill must be an integer from 0 to 100 (got 300) [UM-CHECK-01]"
+    ]
+    assert any(
+        p.startswith(f"skills.{skill}: スキルは 0〜100")
+        for p in problems(minimal(skills={skill: -1}))
+    )
+    for ok in (0, 100):
+        assert getattr(UnmeiSheet.model_validate(minimal(skills={skill: ok})).skills, skill) == ok
+
+
+@pytest.mark.rule("UM-MELEE-01", "UM-MAGIC-03", "UM-MOVE-01")
+def test_armour_and_resist_class_are_not_negative_on_the_sheet() -> None:
+    found = problems(minimal(ac=-5, rc=-1))
+    assert any(
+        p.startswith("ac: アーマークラスは 0〜999 の整数です (-5) [UM-MELEE-01]") for p in found
+    )
+    assert any(p.startswith("rc: レジストクラスは 0〜999") and "resist class" in p for p in found)
+    sheet = UnmeiSheet.model_validate(minimal(ac=0, rc=120))
+    assert (sheet.ac, sheet.rc) == (0, 120)
+
+
+@pytest.mark.rule("UM-DMG-01")
+@pytest.mark.parametrize("damage", ["2X6", "2D6>=7", "3", "choice[a,b]", "x3 1D6", "1D0", "300D6"])
+def test_weapon_damage_must_be_dice_the_engine_rolls(damage: str) -> None:
+    (found,) = problems(minimal(weapons=[{"name": "斧", "damage": damage}]))
+    ja, en = found.split(" | ")
+    assert ja.startswith(f"weapons.0.damage: ダメージダイス {damage!r} は振れません")
+    assert en.startswith(f"weapons.0.damage: damage dice {damage!r} cannot be rolled")
+    assert ja.endswith("[UM-DMG-01]") and en.endswith("[UM-DMG-01]")
+
+
+@pytest.mark.rule("UM-DMG-01")
+@pytest.mark.parametrize("damage", ["2D6", "1d8+1", "1D6+1D4", "(1D6)*2", "２Ｄ６"])
+def test_weapon_damage_dice_accepted(damage: str) -> None:
+    sheet = UnmeiSheet.model_validate(minimal(weapons=[{"name": "斧", "damage": damage}]))
+    assert sheet.weapons[0].damage == damage

@@ -7,7 +7,7 @@ Japanese and an English message (``PydanticCustomError`` ctx ``ja``/``en``/``rul
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
@@ -29,6 +29,8 @@ SKILL_LABELS = {"combat": "戦闘", "thief": "盗賊", "magic": "魔術"}
 #: What an enabled formula table may derive (UM-LEVEL-03).
 DERIVABLE = ("戦闘", "盗賊", "魔術", "最大HP", "AC", "RC", "行動力", "魔法取得数")
 MAX_VALUE = 999
+#: Skills are success rates in % (UM-CHECK-01: "スキル成功率"; 1d100 ≤ the rate).
+MAX_SKILL = 100
 
 
 def _error(ja: str, en: str, rule: str | None = None) -> PydanticCustomError:
@@ -64,7 +66,50 @@ def _nonempty(ja_name: str, en_name: str) -> AfterValidator:
 
 Score = Annotated[int, _bounded(0, MAX_VALUE, "能力値", "an ability")]
 Rate = Annotated[int, _bounded(0, 100, "成長率", "a growth rate", "UM-LEVEL-02")]
-SkillValue = Annotated[int, _bounded(0, MAX_VALUE, "スキル", "a skill")]
+SkillValue = Annotated[int, _bounded(0, MAX_SKILL, "スキル", "a skill", "UM-CHECK-01")]
+#: AC/RC as entered on the sheet: never negative (the −20 of a 5 m run and the +20 of full
+#: defence are temporary and kept by the tracker, UM-MOVE-01/UM-DEFEND-01).
+ArmourClass = Annotated[
+    int, _bounded(0, MAX_VALUE, "アーマークラス", "armour class", "UM-MELEE-01")
+]
+ResistClass = Annotated[
+    int, _bounded(0, MAX_VALUE, "レジストクラス", "resist class", "UM-MAGIC-03")
+]
+
+
+def _damage_dice(value: str) -> str:
+    """UM-DMG-01: a weapon's damage is an AddDice sum such as ``2D6`` or ``1D8+1``: it
+    must parse and roll (checked with seeded dice, so no real die is used) to a number."""
+    from saikoro.dice.commands import add_dice
+    from saikoro.dice.engine import evaluate
+    from saikoro.dice.normalize import normalize
+    from saikoro.dice.randomizer import Randomizer, SeededSource
+    from saikoro.errors import SaikoroError
+    from saikoro.systems import systems
+
+    problem_ja = problem_en = ""
+    command = add_dice.parse(normalize(value)) if value.strip() else None
+    if command is None or command.cmp_op is not None or command.secret:
+        problem_ja, problem_en = "ダイス式ではありません", "is not a dice sum"
+    else:
+        randomizer = Randomizer(SeededSource(0))
+        try:
+            result = evaluate(value, systems.get_system("DiceBot"), randomizer)
+        except SaikoroError as error:
+            problem_ja, problem_en = error.message.ja, error.message.en
+        else:
+            if result is None or result.value is None:
+                problem_ja, problem_en = "ダイス式ではありません", "is not a dice sum"
+            elif randomizer.limits_hit:
+                problem_ja = " ".join(w.ja for w in randomizer.warnings)
+                problem_en = " ".join(w.en for w in randomizer.warnings)
+    if problem_ja:
+        raise _error(
+            f"ダメージダイス {value!r} は振れません: {problem_ja} (例: 2D6, 1D8+1)",
+            f"damage dice {value!r} cannot be rolled: {problem_en} (e.g. 2D6, 1D8+1)",
+            "UM-DMG-01",
+        )
+    return value
 
 
 class _Part(BaseModel):
@@ -99,7 +144,9 @@ class Weapon(_Part):
     """A weapon: fixed damage dice (UM-DMG-01), two-handed, abilities (連続/必殺…, UM-MELEE-02)."""
 
     name: Annotated[str, _nonempty("武器名", "a weapon name")]
-    damage: Annotated[str, _nonempty("ダメージダイス", "the damage dice")] = "1D6"
+    damage: Annotated[
+        str, _nonempty("ダメージダイス", "the damage dice"), AfterValidator(_damage_dice)
+    ] = "1D6"
     two_handed: bool = False
     ranged: bool = False
     abilities: list[str] = Field(default_factory=list)
@@ -121,8 +168,8 @@ class UnmeiSheet(SheetBase):
     abilities: dict[str, Ability]
     skills: Skills = Field(default_factory=Skills)
     max_hp: Annotated[int, _bounded(0, 99999, "最大HP", "max HP")] = 0
-    ac: Annotated[int, _bounded(-MAX_VALUE, MAX_VALUE, "アーマークラス", "armour class")] = 0
-    rc: Annotated[int, _bounded(-MAX_VALUE, MAX_VALUE, "レジストクラス", "resist class")] = 0
+    ac: ArmourClass = 0
+    rc: ResistClass = 0
     action_points: Annotated[int, _bounded(1, 20, "行動力", "action points", "UM-TURN-01")] = 1
     school: str = ""
     spells: list[Spell] = Field(default_factory=list)
@@ -131,6 +178,24 @@ class UnmeiSheet(SheetBase):
     mounted: bool = False
     fate_uses_left: int | None = None
     formula_table: FormulaTable = Field(default_factory=FormulaTable)
+
+    #: pydantic's own errors (a missing field, a wrong type, …) name these rules.
+    field_rules: ClassVar[dict[str, str]] = {
+        "level": "UM-LEVEL-01",
+        "abilities": "UM-LEVEL-02",
+        "skills": "UM-CHECK-01",
+        "ac": "UM-MELEE-01",
+        "rc": "UM-MAGIC-03",
+        "action_points": "UM-TURN-01",
+        "school": "UM-MAGIC-02",
+        "spells": "UM-MAGIC-02",
+        "weapons": "UM-DMG-01",
+        "shield": "UM-SWITCH-01",
+        "mounted": "UM-MOVE-01",
+        "fate_uses_left": "UM-FATE-01",
+        "kind": "UM-FATE-03",
+        "formula_table": "UM-LEVEL-03",
+    }
 
     @field_validator("system")
     @classmethod
