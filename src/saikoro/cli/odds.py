@@ -11,7 +11,11 @@ import typer
 
 from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
-from saikoro.i18n import Message
+from saikoro.i18n import Message, current_lang
+
+#: The Monte Carlo time budget of ``saikoro odds`` (``--seconds``), as
+#: :data:`saikoro.odds.montecarlo.DEFAULT_SECONDS` (not imported: the CLI starts fast).
+DEFAULT_SECONDS = 2.0
 
 
 def register(app: typer.Typer) -> None:
@@ -31,7 +35,14 @@ def register(app: typer.Typer) -> None:
         ),
         samples: int = typer.Option(20_000, "--samples", help="Monte Carlo sample size"),
         seed: int = typer.Option(0, "--seed", help="Monte Carlo seed"),
-        lang: str = typer.Option("ja", "--lang", help="ja or en (human output)"),
+        seconds: float = typer.Option(
+            DEFAULT_SECONDS,
+            "--seconds",
+            help="Monte Carlo time budget: stop after this many seconds with the samples done",
+        ),
+        lang: Optional[str] = typer.Option(  # noqa: UP045
+            None, "--lang", help="ja or en (human output; default: $SAIKORO_LANG, else ja)"
+        ),
     ) -> None:
         """Exact odds of a command (確率): success, critical, fumble, the value's distribution."""
         from saikoro.odds import odds as compute_odds
@@ -44,7 +55,9 @@ def register(app: typer.Typer) -> None:
                 )
             text = " ".join(command)
             with _spinner():
-                result = compute_odds(text, system, method=method, samples=samples, seed=seed)
+                result = compute_odds(
+                    text, system, method=method, samples=samples, seed=seed, seconds=seconds
+                )
             if plot is not None:
                 from saikoro.odds.plot import write_plot
 
@@ -59,7 +72,8 @@ def register(app: typer.Typer) -> None:
 
         from saikoro.odds.render import render
 
-        render(result, Console(), "en" if lang.lower().startswith("en") else "ja")
+        shown = lang or current_lang()
+        render(result, Console(), "en" if shown.lower().startswith("en") else "ja")
 
 
 def _spinner() -> AbstractContextManager[object]:

@@ -6,11 +6,17 @@
    methods with the same answer: convolution when the command is a plain sum of
    independent dice; otherwise, when it rolls n identical dice whose order does not
    matter (checked on every multiset), one run per multiset of faces.
-3. Otherwise a Monte Carlo estimate (``exact: false``) with 95 % intervals.
+3. Otherwise a Monte Carlo estimate (``exact: false``) with 95 % intervals, within a
+   time budget when one is given.
+
+A repeat (``x3 2D6>=7``) has no value or flags of its own: its odds are those of one
+roll of the command after it, marked with :attr:`Odds.repeat`.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +37,9 @@ CONVOLVE_ABOVE = 10_000
 METHODS = ("auto", "enumeration", "convolution", "multiset", "monte-carlo")
 
 _FLAG_INDEX = {flag: i for i, flag in enumerate(FLAGS)}
+#: ``x3 2D6>=7``, ``Srep3 …``: the repetitions and the repeated command (the syntax of
+#: :mod:`saikoro.dice.commands.repeat`, whose result is recognised by its ``repeat`` detail).
+_REPEAT = re.compile(r"S?(?:repeat|rep|x)(\d+)\s+(.+)", re.IGNORECASE | re.DOTALL)
 
 
 class OddsMethodError(SaikoroError):
@@ -47,14 +56,17 @@ def odds(
     limit: int = DEFAULT_LIMIT,
     samples: int = montecarlo.DEFAULT_SAMPLES,
     seed: int = 0,
+    seconds: float | None = None,
 ) -> Odds:
     """The probabilities of ``command``'s outcomes in ``system`` (see :class:`Odds`).
 
     ``method`` forces ``enumeration``, ``convolution``, ``multiset`` or ``monte-carlo``
     (``auto`` picks, see the module doc). ``limit`` caps the sequences enumerated;
     ``samples`` (fewer when runs roll very many dice, see
-    :func:`montecarlo.affordable_samples`) and ``seed`` drive Monte Carlo. Raises :class:`saikoro.errors.SaikoroError` for
-    unknown systems, text that is not a command, or a method that cannot apply.
+    :func:`montecarlo.affordable_samples`) and ``seed`` drive Monte Carlo, which stops
+    after ``seconds`` (None: no time budget) with the samples done (``outcomes``,
+    ``time_limited``). Raises :class:`saikoro.errors.SaikoroError` for unknown systems,
+    text that is not a command, or a method that cannot apply.
     """
     if method not in METHODS:
         raise OddsMethodError(
@@ -67,15 +79,33 @@ def odds(
         raise OddsMethodError(
             Message("試行回数と上限は 1 以上です", "samples and limit must be at least 1")
         )
+    if seconds is not None and not seconds > 0:
+        raise OddsMethodError(
+            Message("時間制限は 0 秒より長くしてください", "the time budget must be above 0 s")
+        )
     run = make_runner(command, system)
     counter = _Counting(SeededSource(seed))
     probe = run(counter)
     if probe is None:
         raise NotACommandError(command, system)
+    repeated = _REPEAT.fullmatch(run.text)
+    if repeated is not None and "repeat" not in probe.detail and not counter.dice:
+        raise NotACommandError.of_repeat(command, system, probe)
+    if repeated is not None and "repeat" in probe.detail:
+        one = odds(
+            repeated.group(2),
+            system,
+            method=method,
+            limit=limit,
+            samples=samples,
+            seed=seed,
+            seconds=seconds,
+        )
+        return dataclasses.replace(one, command=command, repeat=int(repeated.group(1)))
 
     if method == "monte-carlo":
         n = montecarlo.affordable_samples(samples, counter.dice)
-        return _from_sample(run, montecarlo.sample_outcomes(run, n, seed))
+        return _from_sample(run, montecarlo.sample_outcomes(run, n, seed, seconds))
     if method == "convolution":
         plain = _plain_sum(run)
         if plain is None or plain.work > convolution.WORK_LIMIT:
@@ -121,7 +151,7 @@ def odds(
         except enumeration.TreeTooLarge:
             pass
     n = montecarlo.affordable_samples(samples, max(estimate.most_dice, counter.dice))
-    return _from_sample(run, montecarlo.sample_outcomes(run, n, seed))
+    return _from_sample(run, montecarlo.sample_outcomes(run, n, seed, seconds))
 
 
 class _Counting:
@@ -233,6 +263,7 @@ def _from_sample(run: Runner, sample: montecarlo.Sample) -> Odds:
         context=_with_comparison(run, sample.context),
         example=_text(sample.example),
         words=word_breakdown({w: c / sample.n for w, c in sample.words.items()}),  # type: ignore[arg-type]
+        time_limited=sample.time_limited,
         **{flag: sample.probability(flag) for flag in FLAGS},
     )
 

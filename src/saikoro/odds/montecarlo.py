@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,9 @@ DEFAULT_SAMPLES = 20_000
 DICE_BUDGET = 2_000_000
 #: … but always at least this many samples.
 MIN_SAMPLES = 200
+#: ``saikoro odds`` stops sampling after this many seconds (``--seconds``) and reports
+#: the samples done; the Python API has no time budget unless given one.
+DEFAULT_SECONDS = 2.0
 
 
 def affordable_samples(samples: int, dice_per_run: int) -> int:
@@ -53,6 +57,8 @@ class Sample:
     context: dict[str, Any] = field(default_factory=dict)
     example: RollResult | None = None
     words: dict[str, int] = field(default_factory=dict)
+    #: Stopped by the time budget before the samples asked for.
+    time_limited: bool = False
 
     def probability(self, flag: str) -> float:
         return self.flag_hits[flag] / self.n
@@ -71,9 +77,15 @@ class Sample:
 
 
 def sample_outcomes(
-    run: Callable[[DiceSource], RollResult | None], n: int = DEFAULT_SAMPLES, seed: int = 0
+    run: Callable[[DiceSource], RollResult | None],
+    n: int = DEFAULT_SAMPLES,
+    seed: int = 0,
+    seconds: float | None = None,
 ) -> Sample:
-    """Run the command ``n`` times with dice from ``SeededSource(seed)``."""
+    """Run the command ``n`` times with dice from ``SeededSource(seed)``; with ``seconds``,
+    stop once that time has passed (after at least one run) with the runs done so far."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    done = 0
     source = SeededSource(seed)
     hits = dict.fromkeys(FLAGS, 0)
     values: dict[int, int] = {}
@@ -90,5 +102,8 @@ def sample_outcomes(
         if value is not None:
             values[value] = values.get(value, 0) + 1
         common.see(result)
+        done += 1
+        if deadline is not None and done < n and time.monotonic() >= deadline:
+            break
     values = dict(sorted(values.items()))
-    return Sample(n, hits, values, common.details, common.example, words)
+    return Sample(done, hits, values, common.details, common.example, words, done < n)

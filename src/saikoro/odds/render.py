@@ -83,10 +83,37 @@ def method_text(odds: Odds, lang: str) -> str:
             f"厳密 (合計の畳み込み、出目 {n} 通り)",
             f"exact (convolution of the sum, {n} sequences)",
         ).text(lang)
+    if odds.time_limited:
+        return Message(
+            f"推定 (モンテカルロ {n} 回で時間切れ、95 % 信頼区間つき)",
+            f"estimate (Monte Carlo, {n} samples when time ran out, 95 % intervals)",
+        ).text(lang)
     return Message(
         f"推定 (モンテカルロ {n} 回、95 % 信頼区間つき)",
         f"estimate (Monte Carlo, {n} samples, 95 % intervals)",
     ).text(lang)
+
+
+def notes(odds: Odds, lang: str) -> list[str]:
+    """What the table alone would not say: a repeat's figures are per roll; no value."""
+    lines = []
+    if odds.repeat is not None:
+        lines.append(
+            Message(
+                f"{odds.repeat} 回の繰り返し: 各回は同じコマンドを独立に振るので、"
+                "以下は 1 回分の確率です",
+                f"repeated {odds.repeat} times: each time the same command is rolled"
+                " independently, so the figures are those of one roll",
+            ).text(lang)
+        )
+    if not odds.distribution:
+        lines.append(
+            Message(
+                "このコマンドの結果には数値 (値) がないので、値の分布はありません",
+                "this command's result has no numeric value, so there is no distribution",
+            ).text(lang)
+        )
+    return lines
 
 
 #: Wide distributions are charted without tails holding less than this on each side.
@@ -147,10 +174,11 @@ def bar_lines(distribution: dict[int, Any]) -> list[str]:
 
 def render(odds: Odds, console: Console, lang: str = "ja") -> None:
     """Print the odds as a table, the check's context and a bar chart."""
+    from rich.markup import escape
     from rich.table import Table
     from rich.text import Text
 
-    title = f"{odds.command}  [{odds.system}]"
+    title = escape(f"{odds.command}  [{odds.system}]")
     table = Table(title=title, caption=method_text(odds, lang), show_header=True)
     table.add_column(Message("結果", "outcome").text(lang))
     table.add_column(Message("確率", "chance").text(lang), justify="right")
@@ -181,6 +209,8 @@ def render(odds: Odds, console: Console, lang: str = "ja") -> None:
         row = [Message("標準偏差", "std. dev.").text(lang), f"{odds.stdev:.4f}", ""]
         table.add_row(*([*row, ""] if note else row))
     console.print(table)
+    for line in notes(odds, lang):
+        console.print(Text(line))
     if odds.words and not set(odds.words) <= PLAIN_WORDS:
         words = Table(title=Message("結果の内訳", "results").text(lang), show_header=False)
         words.add_column()

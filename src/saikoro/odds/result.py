@@ -50,6 +50,11 @@ class Odds:
     outcomes down by the result's last word (the text after the last ``＞``: 命中,
     アーマークラスに防がれた, …) when there are few of them and not all are numbers.
     ``example`` is the text of one run.
+
+    ``repeat`` is set for a repeat command (``x3 2D6>=7``: 3): its repetitions are
+    independent rolls of the command after it, so every figure is that of one roll.
+    ``time_limited`` marks a Monte Carlo estimate stopped by its time budget before the
+    samples asked for (``outcomes`` is the number actually run).
     """
 
     command: str
@@ -70,6 +75,8 @@ class Odds:
     context: dict[str, Any] = field(default_factory=dict)
     example: str = ""
     words: dict[str, Probability] = field(default_factory=dict)
+    repeat: int | None = None
+    time_limited: bool = False
 
     @property
     def value_kind(self) -> str:
@@ -83,8 +90,9 @@ class Odds:
         return getattr(self, flag)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``saikoro odds --json`` body (probabilities as floats)."""
-        return {
+        """The ``saikoro odds --json`` body (probabilities as floats); ``repeat`` and
+        ``time_limited`` are added only when they apply."""
+        body: dict[str, Any] = {
             "command": self.command,
             "exact": self.exact,
             "outcomes": self.outcomes,
@@ -96,6 +104,11 @@ class Odds:
             "stdev": self.stdev,
             "distribution": {str(v): float(p) for v, p in self.distribution.items()},
         }
+        if self.repeat is not None:
+            body["repeat"] = self.repeat
+        if self.time_limited:
+            body["time_limited"] = True
+        return body
 
 
 def moments(distribution: dict[int, Probability]) -> tuple[Probability | None, float | None]:

@@ -25,12 +25,27 @@ Outcome = tuple[bool, bool, bool, bool, "int | None", str]
 class NotACommandError(UnsupportedCommandError):
     """The text is not a command of the system, so it has no odds."""
 
-    def __init__(self, command: str, system: str) -> None:
+    def __init__(self, command: str, system: str, message: Message | None = None) -> None:
         super().__init__(
-            Message(
+            message
+            or Message(
                 f"{command!r} は {system} のダイスコマンドではありません",
                 f"{command!r} is not a dice command of {system}",
             )
+        )
+
+    @classmethod
+    def of_repeat(cls, command: str, system: str, result: RollResult) -> NotACommandError:
+        """A repeat that rolls nothing (``x0 1D6``, ``x3 x3 1D6``, ``x3 foo``)."""
+        why = result.warnings[0] if result.warnings else None
+        return cls(
+            command,
+            system,
+            Message(
+                f"{command!r} は繰り返せません: {why.ja if why else result.text}",
+                f"{command!r} cannot be repeated: "
+                + (why.en if why else f"the repeated text is not a dice command of {system}"),
+            ),
         )
 
 

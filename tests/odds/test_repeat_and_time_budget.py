@@ -1,0 +1,95 @@
+"""Odds of repeat commands (per roll), commands without a value, the Monte Carlo time
+budget, and the language of ``saikoro odds``."""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+import saikoro
+from saikoro.cli import odds as odds_cli
+from saikoro.cli.main import app
+from saikoro.errors import SaikoroError
+from saikoro.odds import montecarlo
+
+runner = CliRunner()
+
+
+def invoke(*args: str, env: dict[str, str] | None = None):
+    return runner.invoke(app, ["odds", *args], env=env)
+
+
+def test_a_repeat_has_the_odds_of_one_roll_of_its_command() -> None:
+    started = time.monotonic()
+    result = saikoro.odds("x100 1D6")
+    assert time.monotonic() - started < 1.0
+    assert result.exact and result.repeat == 100 and result.command == "x100 1D6"
+    assert result.distribution == {v: Fraction(1, 6) for v in range(1, 7)}
+    check = saikoro.odds("rep3 2D6>=7")
+    assert check.repeat == 3 and check.success == Fraction(7, 12)
+    assert saikoro.odds("2D6>=7").repeat is None
+
+
+@pytest.mark.parametrize("command", ["x0 1D6", "x101 1D6", "x3 x3 1D6", "x3 nothing"])
+def test_a_repeat_that_rolls_nothing_is_an_error(command: str) -> None:
+    with pytest.raises(SaikoroError) as info:
+        saikoro.odds(command)
+    assert "繰り返せません" in info.value.message.ja
+    assert "cannot be repeated" in info.value.message.en
+
+
+def test_repeat_in_json_and_text() -> None:
+    body = json.loads(invoke("--json", "x100 1D6").stdout)
+    assert body["repeat"] == 100 and body["exact"] is True and body["outcomes"] == 6
+    assert body["distribution"]["3"] == pytest.approx(1 / 6)
+    assert "repeat" not in json.loads(invoke("--json", "1D6").stdout)
+    text = invoke("--lang", "en", "x100 1D6").stdout
+    assert "repeated 100 times" in text and "one roll" in text
+
+
+def test_a_command_without_a_value_says_so() -> None:
+    outcome = invoke("--lang", "en", "choice[a,b]")
+    assert outcome.exit_code == 0
+    assert "choice[a,b]" in outcome.stdout  # the title is not read as Rich markup
+    assert "has no numeric value" in outcome.stdout
+    assert (
+        "値がない" in invoke("choice[a,b]").stdout or "値) がない" in invoke("choice[a,b]").stdout
+    )
+
+
+def test_monte_carlo_stops_at_its_time_budget() -> None:
+    started = time.monotonic()
+    result = saikoro.odds("2D6", method="monte-carlo", samples=10**8, seconds=0.3)
+    assert time.monotonic() - started < 3.0
+    assert result.time_limited and not result.exact
+    assert 0 < result.outcomes < 10**8
+    assert sum(result.distribution.values()) == pytest.approx(1.0)
+    assert result.intervals["success"] is not None
+    full = saikoro.odds("2D6", method="monte-carlo", samples=500)  # no budget: every sample
+    assert full.outcomes == 500 and not full.time_limited
+
+
+def test_time_budget_on_the_command_line() -> None:
+    assert odds_cli.DEFAULT_SECONDS == montecarlo.DEFAULT_SECONDS
+    body = json.loads(
+        invoke("--json", "--method", "monte-carlo", "--samples", "100000000", "--seconds",
+               "0.3", "2D6").stdout
+    )  # fmt: skip
+    assert body["time_limited"] is True and 0 < body["outcomes"] < 10**8
+    text = invoke("--lang", "en", "--method", "monte-carlo", "--samples", "100000000",
+                  "--seconds", "0.3", "2D6").stdout  # fmt: skip
+    assert "when time ran out" in text
+    assert "time_limited" not in json.loads(invoke("--json", "--samples", "300", "3U6[5]").stdout)
+    bad = invoke("--json", "--seconds", "0", "2D6")
+    assert bad.exit_code == 1 and json.loads(bad.stdout)["reason"] == "odds method unavailable"
+
+
+def test_language_comes_from_saikoro_lang_unless_given() -> None:
+    english = invoke("2D6>=7", env={"SAIKORO_LANG": "en"}).stdout
+    assert "success" in english and "成功" not in english
+    assert "成功" in invoke("2D6>=7", env={"SAIKORO_LANG": "ja"}).stdout
+    assert "成功" in invoke("--lang", "ja", "2D6>=7", env={"SAIKORO_LANG": "en"}).stdout
