@@ -294,9 +294,6 @@ class SqlStore:
                 return
             last = rows[-1].seq
 
-    def events_since(self, room: RoomRecord, version: int) -> list[Event]:
-        return list(self.iter_events(room, after=version))
-
     def recent_events(self, room: RoomRecord, count: int) -> list[tuple[int, Event]]:
         query = (
             select(events.c.seq, events.c.body)
@@ -334,17 +331,6 @@ class SqlStore:
     def replay_all(self, room: RoomRecord) -> RoomState:
         """The state from every event, ignoring snapshots (for checks and tests)."""
         return replay(self.iter_events(room))
-
-    def write_snapshot(self, room: RoomRecord, state: RoomState) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(
-                    insert(snapshots).values(
-                        room_id=room.id, version=state.version, state=_dump(state.to_json())
-                    )
-                )
-        except IntegrityError:
-            pass
 
 
 def _dump(obj: Any) -> str:

@@ -48,10 +48,6 @@ class RecordingSource:
         self.rolled.append((value, sides))
         return value
 
-    def start_line(self) -> None:
-        self.rolled = []
-        self._replay = []
-
     def rewind(self) -> None:
         self._replay = list(self.rolled)
         self.rolled = []

@@ -170,12 +170,6 @@ class SheetConditions(_Model):
     def to_rules(self) -> Conditions:
         return Conditions(**self.model_dump())
 
-    @classmethod
-    def from_rules(cls, conditions: Conditions) -> SheetConditions:
-        from dataclasses import asdict
-
-        return cls(**asdict(conditions))
-
 
 class Item(_Model):
     """LW-ABIL-07: an item with a free-text effect; ``scenario_only`` marks gathered herbs

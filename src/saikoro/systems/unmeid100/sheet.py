@@ -25,7 +25,6 @@ from saikoro.systems.unmeid100.rules import (
 )
 
 CORE_ABILITIES = ("体格", "敏捷度", "魅力", "運命")
-SKILL_LABELS = {"combat": "戦闘", "thief": "盗賊", "magic": "魔術"}
 #: What an enabled formula table may derive (UM-LEVEL-03).
 DERIVABLE = ("戦闘", "盗賊", "魔術", "最大HP", "AC", "RC", "行動力", "魔法取得数")
 MAX_VALUE = 999
