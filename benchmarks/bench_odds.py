@@ -1,7 +1,7 @@
 """Time to exact odds: saikoro.odds against icepool computing the same distribution.
 
 Run: ``.venv/bin/python benchmarks/bench_odds.py`` (not part of the test suite;
-``--quick`` skips the 10⁶-sequence walk).
+``--quick`` skips the 10⁶-sequence walk; ``--help`` lists the options).
 Each row times ``saikoro.odds`` (exact) and icepool's equivalent model of the same
 command in the same run, checks that both give the same distribution, and prints the
 ratio. icepool must be given the rules by hand (its model is written below); saikoro
@@ -10,6 +10,7 @@ walks the real command evaluator, so its odds are the rules' own.
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -75,8 +76,21 @@ def _die_distribution(die: icepool.Die) -> dict[int, Fraction]:
     return {int(o): Fraction(q, total) for o, q in die.items() if q}
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0],
+        epilog="Prints one row per command; exit status 1 when a distribution differs.",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="skip the forced enumeration of 6D10KH3 (10⁶ sequences, several seconds)",
+    )
+    return parser.parse_args(argv)
+
+
 def main(argv: list[str]) -> int:
-    quick = "--quick" in argv  # skips the 10⁶-sequence command
+    quick = parse_args(argv).quick
     from saikoro.systems import systems
 
     saikoro.odds("2D6")  # load the engine and odds modules before timing
