@@ -213,3 +213,13 @@ def test_um_growth_nothing_rose():
     assert result.outcomes == 100 * 100
     nothing = [p for word, p in result.words.items() if "好きな能力値" in word]
     assert nothing == [F(35, 100)]
+
+
+@pytest.mark.rule("UM-LEVEL-02")
+def test_um_growth_counts_the_abilities_that_rose():
+    """GROW50,30: the value is how many rose — 0: 0.5·0.7, 1: 0.5·0.7 + 0.5·0.3, 2: 0.5·0.3;
+    success = at least one rose."""
+    result = saikoro.odds("GROW50,30", "UnmeiD100")
+    assert result.distribution == {0: F(35, 100), 1: F(50, 100), 2: F(15, 100)}
+    assert result.success == F(65, 100) and result.failure == F(35, 100)
+    assert result.mean == F(80, 100)

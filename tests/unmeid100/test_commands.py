@@ -220,11 +220,13 @@ def test_malformed_spell_commands_are_not_commands() -> None:
 def test_growth_lists_what_rose() -> None:
     body = cli_json("GROW50,30,20", 50, 31, 1)
     assert body["text"] == (
-        "(GROW50,30,20) ＞ 成長判定 ＞ [1]50<=50↑ [2]31<=30 [3]1<=20↑ ＞ 能力値1,3が+1"
-    )
+        "(GROW50,30,20) ＞ 成長判定 ＞ [1]50<=50↑ [2]31>30 [3]1<=20↑ ＞ 能力値1,3が+1"
+    )  # a failed roll shows roll > rate
+    assert body["success"] is True and body["failure"] is False
     result = roll("GROW50,30,20", 50, 31, 1)
     assert result.detail["raised"] == [True, False, True]
     assert result.detail["player_chooses"] is False
+    assert result.value == 2 and result.success and not result.failure  # two rose
 
 
 @pytest.mark.rule("UM-LEVEL-02")
@@ -232,7 +234,7 @@ def test_growth_with_ability_names() -> None:
     body = cli_json("GROW体格20,敏捷度40,魅力50,運命30", 21, 40, 99, 1)
     assert body["text"] == (
         "(GROW体格20,敏捷度40,魅力50,運命30) ＞ 成長判定 ＞ "
-        "[体格]21<=20 [敏捷度]40<=40↑ [魅力]99<=50 [運命]1<=30↑ ＞ 敏捷度,運命が+1"
+        "[体格]21>20 [敏捷度]40<=40↑ [魅力]99>50 [運命]1<=30↑ ＞ 敏捷度,運命が+1"
     )
     result = roll("GROW体格20,60", 100, 60)
     assert result.detail["abilities"] == ["体格", "2"] and result.detail["raised"] == [False, True]
@@ -243,8 +245,11 @@ def test_growth_with_ability_names() -> None:
 @pytest.mark.rule("UM-LEVEL-02")
 def test_growth_none_rose_player_picks() -> None:
     result = roll("GROW10,10", 11, 100)
-    assert result.text.endswith("上昇なし ＞ 好きな能力値を1つ選んで+1")
+    assert result.text == (
+        "(GROW10,10) ＞ 成長判定 ＞ [1]11>10 [2]100>10 ＞ 上昇なし ＞ 好きな能力値を1つ選んで+1"
+    )
     assert result.detail["player_chooses"] is True
+    assert result.value == 0 and result.failure and not result.success
 
 
 @pytest.mark.rule("UM-LEVEL-02")

@@ -38,3 +38,12 @@ def test_commands_are_matched_by_the_command_pattern() -> None:
     for command, _ in HELP_EXAMPLES:
         assert pattern.match(command), command
     assert not pattern.match("こんにちは")
+
+
+@pytest.mark.rule("UM-AIM-01", "UM-LEVEL-02")
+def test_help_says_what_two_aiming_turns_and_grow_give() -> None:
+    text = systems.get_system("UnmeiD100").help_message
+    assert "2手番で3倍" not in text  # three times the *half*: 1.5 × the skill
+    assert "2手番で半分の3倍 (盗賊スキル×1.5、切り捨て)" in text
+    assert saikoro.roll("RA55,20,10,2", "UnmeiD100", rands=[(1, 100)]).detail["target"] == 82
+    assert "結果の値は上がった能力値の数 (1つ以上で成功)" in text

@@ -224,8 +224,8 @@ class UnmeiD100(GameSystem):
             )
         rolls = [randomizer.roll_once(100) for _ in rates]
         out = rules.growth(rolls, rates, names)
-        parts = [
-            f"[{name}]{roll}<={rate}{'↑' if up else ''}"
+        parts = [  # a rise: [1]50<=50↑; none: [2]31>30
+            f"[{name}]{roll}<={rate}↑" if up else f"[{name}]{roll}>{rate}"
             for name, roll, rate, up in zip(names, rolls, rates, out.raised, strict=True)
         ]
         risen = [name for name, up in zip(names, out.raised, strict=True) if up]
@@ -233,9 +233,13 @@ class UnmeiD100(GameSystem):
             summary = f"{'' if named else '能力値'}{','.join(risen)}が+1"
         else:
             summary = "上昇なし ＞ 好きな能力値を1つ選んで+1"
+        # value: how many abilities rose; success when at least one did (else the player
+        # picks one, UM-LEVEL-02) — so odds show the distribution of the rises.
         return RollResult(
             text=f"({command}) ＞ 成長判定 ＞ {' '.join(parts)} ＞ {summary}",
-            value=None,
+            value=len(risen),
+            success=bool(risen),
+            failure=not risen,
             rules=out.rules,
             detail={
                 "abilities": names,
