@@ -76,13 +76,21 @@ def parse_notation(stream: TokenStream, letter: str) -> Notation:
     return Notation(times, arith.parse_term(stream))
 
 
-def parse_target(stream: TokenStream) -> tuple[str | None, Expr | None]:
-    """The optional ``CMP_OP add``; an operator BCDice does not know (``!``) fails."""
+def parse_cmp_op(stream: TokenStream) -> str | None:
+    """The optional comparison operator; one BCDice does not know (``!``) fails."""
     if stream.kind() != "CMP_OP":
-        return None, None
+        return None
     op = stream.next()[1]
     if op is None:
         raise ParseFailure("unknown comparison operator")
+    return op
+
+
+def parse_target(stream: TokenStream) -> tuple[str | None, Expr | None]:
+    """The optional ``CMP_OP add``."""
+    op = parse_cmp_op(stream)
+    if op is None:
+        return None, None
     return op, arith.parse_add(stream)
 
 

@@ -31,6 +31,7 @@ from saikoro.dice.commands.barabara_dice import (
     cmp_text,
     grich_text,
     none_as_empty,
+    parse_cmp_op,
     parse_notations,
     parse_target,
     setting,
@@ -61,12 +62,7 @@ class RerollCommand:
 
 def _parse_threshold(stream: TokenStream) -> tuple[str | None, Expr]:
     """``[op] add`` of a reroll condition (after ``[`` or ``@``)."""
-    op = None
-    if stream.kind() == "CMP_OP":
-        op = stream.next()[1]
-        if op is None:
-            raise ParseFailure("unknown comparison operator")
-    return op, arith.parse_add(stream)
+    return parse_cmp_op(stream), arith.parse_add(stream)
 
 
 def parse(text: str) -> RerollCommand | None:
