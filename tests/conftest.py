@@ -33,6 +33,14 @@ def shared() -> Path:
     return shared_dir()
 
 
+@pytest.fixture(autouse=True)
+def _default_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test starts in the default language (ja), and a test that changes
+    ``SAIKORO_LANG`` (``saikoro --lang en …`` sets it for the sub-commands) does not
+    leak it into the tests after it: monkeypatch restores the variable afterwards."""
+    monkeypatch.delenv("SAIKORO_LANG", raising=False)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """URL of a real PostgreSQL server.
