@@ -187,7 +187,7 @@ def test_players_order_tied_pcs_from_the_next_round(room):
 def test_a_surprised_defender_takes_the_whole_attack_value(room):
     s = room("LittleWorld", ["alice.json", "goblin.json"])
     out = rolled(s, [(2, 6), (3, 6)]).run("@アリス /attack ゴブリン 体力 不意打ち")  # 3+5 = 8
-    assert "ゴブリンは防御できない" in out.text("ja")
+    assert "→ ゴブリン ＞ 攻撃値 5[2,3]+3=8 ＞ 防御不能 ＞ ダメージ8" in out.text("ja")
     assert s.state.characters["ゴブリン"].hp == 0
 
 

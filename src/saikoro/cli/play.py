@@ -4,7 +4,8 @@
                  [--rands V/S,…] [--json]
 
 Reads chat lines — an interactive prompt with history when stdin is a terminal, plain
-lines otherwise — and prints each result. The exit status is 1 when a line was refused
+UTF-8 lines otherwise (a line that is not UTF-8 is refused) — and prints each result until
+``/quit``, ``/exit`` or the end of the input. The exit status is 1 when a line was refused
 (or scripted dice were left over), 2 when the room cannot be opened.
 """
 
@@ -60,9 +61,35 @@ def _lines_from_terminal() -> Iterator[str]:
             return
 
 
-def _lines_from_stdin() -> Iterator[str]:
-    for raw in sys.stdin:
-        yield raw.rstrip("\n")
+def _lines_from_stdin() -> Iterator[str | bytes]:
+    """Each line of stdin decoded as UTF-8; a line that is not UTF-8 comes as its bytes."""
+    first = True
+    for raw in sys.stdin.buffer:
+        raw = raw.rstrip(b"\n").removesuffix(b"\r")
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield raw
+        else:
+            yield line.removeprefix("\ufeff") if first else line
+        first = False
+
+
+#: Lines that end the run (as the end of input does); ``/help`` mentions them.
+QUIT_LINES = frozenset({"/quit", "/exit"})
+
+
+def _not_utf8() -> Any:
+    from saikoro.errors import SaikoroError
+    from saikoro.i18n import Message
+
+    return SaikoroError(
+        Message(
+            "UTF-8 のテキストではない行です (文字コードを UTF-8 にしてください)。何も変更していません",
+            "the line is not UTF-8 text (use the UTF-8 encoding); nothing changed",
+        ),
+        reason="not utf-8",
+    )
 
 
 def _carry_out(session: Any, line: str) -> Any:
@@ -133,9 +160,15 @@ def run_play(
     lines = _lines_from_terminal() if interactive else _lines_from_stdin()
     try:
         for line in lines:
-            if not line.strip() or line.lstrip().startswith("#"):
+            if isinstance(line, bytes):
+                outcome: Any = _not_utf8()
+                line = line.decode("utf-8", "replace")
+            elif not line.strip() or line.lstrip().startswith("#"):
                 continue
-            outcome = _carry_out(session, line)
+            elif line.strip().lower() in QUIT_LINES:
+                break
+            else:
+                outcome = _carry_out(session, line)
             if isinstance(outcome, SaikoroError):
                 error = outcome
                 status = 1

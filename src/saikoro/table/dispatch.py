@@ -12,7 +12,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -24,7 +24,7 @@ from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
-from saikoro.table.state import Condition, RoomState, public_view
+from saikoro.table.state import STATE_KINDS, Condition, RoomState, public_view
 from saikoro.table.tracker import Tracker
 
 
@@ -120,13 +120,16 @@ def tracker_for(system: str) -> Tracker:
 # -- the dispatcher ---------------------------------------------------------------------
 
 _AT = re.compile(r"^@(\S+)\s+(.*)$", re.DOTALL)
+#: How a speaker with no character (no --as, no @NAME) is shown: the GM with --gm, else a player.
+GM_NAME = Message("GM", "GM")
+PLAYER_NAME = Message("プレイヤー", "player")
 _STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*([+\-=])\s*(-?\d+)\s*$")
 _REF = re.compile(r"\{([^{}]+)\}")
 
 
 def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     """Carry out one chat line against ``state``; raises SaikoroError on a bad line."""
-    line = line.strip()
+    line = typed = line.strip()
     if len(line) > MAX_INPUT_LENGTH:
         raise InputTooLongError(len(line))
     command_id = uuid.uuid4().hex
@@ -136,6 +139,10 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     match = _AT.match(line)
     if match:
         speaker, line = match.group(1), match.group(2).strip()
+    if speaker and speaker.upper() == "GM" and not ctx.gm and speaker not in state.characters:
+        raise fail(
+            "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)", "not gm"
+        )
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)
@@ -144,13 +151,29 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     elif line.startswith(":"):
         _status_edit(emit, tracker, line, speaker, ctx)
     else:
-        _roll_or_chat(emit, tracker, line, speaker)
+        _roll_or_chat(emit, tracker, line, speaker, ctx)
     if any(e.kind in _CHANGES for e in emit.events):
         tracker.after_line(emit)
     at = now_iso()
     actor = speaker or ("GM" if ctx.gm else "")
     stamped = [e.stamped(actor=actor, command_id=command_id, at=at) for e in emit.events]
+    for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
+        if event.kind in STATE_KINDS:
+            stamped[i] = replace(event, data={**event.data, "line": typed})
+            break
     return Outcome(stamped, emit.lines, emit.secret_lines, data, command_id)
+
+
+def speaker_name(speaker: str | None, gm: bool) -> Message:
+    """How a line's speaker is shown: the character, else GM (--gm) or プレイヤー / player."""
+    if speaker:
+        return Message(speaker, speaker)
+    return GM_NAME if gm else PLAYER_NAME
+
+
+def actor_name(actor: str) -> Message:
+    """How a logged event's actor is shown (events of a player without a character: "")."""
+    return Message(actor, actor) if actor else PLAYER_NAME
 
 
 _CHANGES = frozenset(
@@ -194,8 +217,11 @@ def _speaker_refs(emit: Emit, tracker: Tracker, speaker: str | None) -> dict[str
     return tracker.references(emit.state.characters[speaker])
 
 
-def _roll_or_chat(emit: Emit, tracker: Tracker, line: str, speaker: str | None) -> None:
-    who = speaker or "GM"
+def _roll_or_chat(
+    emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context
+) -> None:
+    who = speaker_name(speaker, ctx.gm)
+    who_ja, who_en = who.ja, who.en
     command = substitute(line, _speaker_refs(emit, tracker, speaker)) if "{" in line else line
     result = None
     if emit.state.system:
@@ -204,7 +230,7 @@ def _roll_or_chat(emit: Emit, tracker: Tracker, line: str, speaker: str | None) 
 
         result = evaluate(command, systems.get_system(emit.state.system), emit.randomizer)
     if result is None:
-        emit.add(ev.CHAT, {"text": line}, text=Message(f"{who}: {line}", f"{who}: {line}"))
+        emit.add(ev.CHAT, {"text": line}, text=Message(f"{who_ja}: {line}", f"{who_en}: {line}"))
         return
     try:
         from saikoro.dice.words import to_english
@@ -227,10 +253,10 @@ def _roll_or_chat(emit: Emit, tracker: Tracker, line: str, speaker: str | None) 
         },
         rules=result.rules,
         secret=result.secret,
-        text=Message(f"{who}: {result.text}", f"{who}: {english}"),
+        text=Message(f"{who_ja}: {result.text}", f"{who_en}: {english}"),
     )
     if result.secret:
-        emit.say(f"{who}: シークレットダイス", f"{who}: secret dice")
+        emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
 
 
 def _status_edit(
@@ -257,23 +283,34 @@ def change_status(
 ) -> None:
     character = emit.character(name)
     upper = label.upper()
+    offset = 0
     if upper in ("HP",):
         key, current = "hp", character.hp
     elif upper in ("MHP", "MAXHP") or label == "最大HP":
         key, current = "max_hp", character.max_hp
     else:
-        refs = tracker.references(character)
-        if label not in character.statuses and label not in refs:
+        found = tracker.editable(character, label)
+        if found is None:
+            refs = tracker.references(character)
             raise fail(
                 f"{name} にステータス {label!r} はありません ({'、'.join(refs)})",
                 f"{name} has no status {label!r} ({', '.join(refs)})",
                 "unknown status",
             )
-        key, current = label, character.statuses.get(label, refs.get(label, 0))
+        key, current, offset = found
     value = amount if op == "=" else current + amount if op == "+" else current - amount
     if key == "hp" and op == "+" and value > character.max_hp:
         value = max(current, character.max_hp)  # healing never goes above max HP
-    emit.set_status(name, key, value)
+    shown = {"hp": "HP", "max_hp": "最大HP"}.get(key, label)
+    emit.set_status(
+        name,
+        key,
+        value + offset,
+        old=current + offset,
+        note=Message(
+            f"{name}: {shown} {current} → {value}", f"{name}: {shown} {current} → {value}"
+        ),
+    )
 
 
 # -- slash commands -----------------------------------------------------------------------
@@ -400,6 +437,7 @@ def _help(emit: Emit, tracker: Tracker) -> None:
             "GM裁定 (--gm)",
             "GM rulings (--gm)",
         ),
+        ("/quit · /exit · Ctrl-D", "終了 (saikoro play)", "leave (saikoro play)"),
     ]
     ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [
         f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()
@@ -424,8 +462,9 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     ja, en = [], []
     for seq, event in entries[-count:]:
         if event.secret and not ctx.gm:
-            ja.append(f"#{seq} {event.actor or 'GM'}: シークレットダイス")
-            en.append(f"#{seq} {event.actor or 'GM'}: secret dice")
+            who = actor_name(event.actor)
+            ja.append(f"#{seq} {who.ja}: シークレットダイス")
+            en.append(f"#{seq} {who.en}: secret dice")
             continue
         if event.command_id in undone:
             ja.append(f"#{seq} [取消] {event.text.ja if event.text else ''}")
@@ -445,19 +484,25 @@ def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
         raise fail("取り消せるコマンドがありません", "nothing to undo", "nothing to undo")
     if ctx.history is None:
         raise fail("ログがないので取り消せません", "no log: cannot undo")
-    target, actor = stack[-1]
+    target, actor = stack[-1][0], stack[-1][1]
+    typed = stack[-1][2] if len(stack[-1]) > 2 else ""
     if not ctx.gm and actor != (speaker or ""):
+        who = actor_name(actor)
         raise fail(
-            f"直前のコマンドは {actor or 'GM'} のものです: "
+            f"直前のコマンドは {who.ja} のものです: "
             "取り消せるのは自分のコマンドだけです (GM は全部)",
-            f"the last command is {actor or 'the GM'}'s: players undo only their own (the GM any)",
+            f"the last command is {who.en}'s: players undo only their own (the GM any)",
             "not yours",
         )
     before = ctx.history.state_before(target)
+    if typed and actor and actor != "GM" and not typed.startswith("@"):
+        typed = f"@{actor} {typed}"
     emit.add(
         ev.UNDONE,
         {"command_id": target, "restore": before.to_json()},
-        text=Message("直前のコマンドを取り消しました", "the last command was undone"),
+        text=Message(f"取り消し: {typed}", f"undone: {typed}")
+        if typed
+        else Message("直前のコマンドを取り消しました", "the last command was undone"),
         gm=ctx.gm,
     )
 

@@ -100,15 +100,19 @@ class Emit:
         *,
         rules: tuple[str, ...] = (),
         note: Message | None = None,
+        old: int | None = None,
     ) -> None:
+        """Set HP, max HP or a status; ``old`` is the value before (a status not set yet: its
+        sheet value, which the caller knows)."""
         character = self.character(name)
-        old = (
-            character.hp
-            if key == "hp"
-            else character.max_hp
-            if key == "max_hp"
-            else character.statuses.get(key)
-        )
+        if old is None:
+            old = (
+                character.hp
+                if key == "hp"
+                else character.max_hp
+                if key == "max_hp"
+                else character.statuses.get(key)
+            )
         label = {"hp": "HP", "max_hp": "最大HP"}.get(key, key)
         text = note or Message(
             f"{name}: {label} {old} → {value}", f"{name}: {label} {old} → {value}"

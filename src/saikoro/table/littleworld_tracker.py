@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.systems import get_system
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
+from saikoro.systems.littleworld.commands import SEP, attack_parts
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
@@ -132,11 +135,28 @@ class LittleWorldTracker(Tracker):
 
     def references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
+        sheet = self._sheet(character)
         for name in ABILITIES:
             refs[name] = self.ability(character, name)
+            refs[f"基本{name}"] = int(character.statuses.get(name, sheet.abilities.get(name)))
         poison = character.condition(POISON)
         refs["毒"] = poison.level if poison else 0
         return refs
+
+    def editable(self, character: Character, label: str) -> tuple[str, int, int] | None:
+        """An ability is kept as its base value (``{基本体力}``, what the GM sets); ``:体力=4``
+        sets ``{体力}`` (the base with the sheet's modifiers) to 4, sleep halves it on top."""
+        base_label = label.removeprefix("基本")
+        if base_label in ABILITIES:
+            sheet = self._sheet(character)
+            base = int(character.statuses.get(base_label, sheet.abilities.get(base_label)))
+            if label.startswith("基本"):
+                return base_label, base, 0
+            modifier = sheet.modifier_total(base_label)
+            return base_label, base + modifier, -modifier
+        if label == POISON:
+            return None  # a condition (/cond add NAME 毒 LEVEL), not a status
+        return super().editable(character, label)
 
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
         return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
@@ -339,6 +359,10 @@ class LittleWorldTracker(Tracker):
         target_name, ability = args[:2]
         attacker = emit.character(name)
         defender = emit.character(target_name)
+        if target_name == name:
+            raise fail(
+                f"{name} は自分自身を攻撃できません", f"{name} cannot attack themselves", "self"
+            )
         caps = self.caps(emit, attacker)
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
@@ -354,25 +378,7 @@ class LittleWorldTracker(Tracker):
             self.ability(attacker, ability), defender_ability, emit.randomizer, self.cfg(emit)
         )
         a = out.attack
-        a_text = f"{a.total}[{','.join(map(str, a.dice))}]" + (
-            " クリティカル" if a.critical else " ファンブル" if a.fumble else ""
-        )
-        a_en = f"{a.total}[{','.join(map(str, a.dice))}]" + (
-            " critical" if a.critical else " fumble" if a.fumble else ""
-        )
-        if out.defence is not None:
-            d = out.defence
-            extra = (
-                " クリティカル(回避)" if d.critical else " ファンブル(防御値0)" if d.fumble else ""
-            )
-            d_text = (
-                f"{target_name}の防御値 {out.defence_value}[{','.join(map(str, d.dice))}]{extra}"
-            )
-            d_en = f"{target_name}'s defence {out.defence_value}[{','.join(map(str, d.dice))}]"
-        elif a.fumble:
-            d_text, d_en = "攻撃失敗", "the attack fails"
-        else:
-            d_text, d_en = f"{target_name}は防御できない", f"{target_name} cannot defend"
+        shown = SEP.join(attack_parts(out))  # as LWA… shows it
         rules = tuple(
             dict.fromkeys((*out.rules, *(defend_rules if defender_ability is None else ())))
         )
@@ -388,9 +394,9 @@ class LittleWorldTracker(Tracker):
             },
             rules=rules,
             text=Message(
-                f"{name} の攻撃 ({ability}) ＞ 攻撃値 {a_text} "
-                f"＞ {d_text} ＞ ダメージ {out.damage}",
-                f"{name} attacks ({ability}) > attack {a_en} > {d_en} > damage {out.damage}",
+                f"{name} の攻撃 ({ability}) → {target_name}{SEP}{shown}",
+                f"{name} attacks ({ability}) → {target_name}{SEP}"
+                f"{to_english(shown, get_system(self.system))}",
             ),
         )
         if out.damage:

@@ -86,7 +86,8 @@ class RoomState(BaseModel):
     version: int = 0
     characters: dict[str, Character] = Field(default_factory=dict)
     combat: Combat | None = None
-    #: ``[command id, actor]`` of the lines ``/undo`` can take back, the newest last.
+    #: ``[command id, actor, line as typed]`` of the lines ``/undo`` can take back, the newest
+    #: last (logs written before the line was kept give ``[command id, actor]``).
     undo_stack: list[list[str]] = Field(default_factory=list)
     #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
     fields: dict[str, Any] = Field(default_factory=dict)
@@ -155,7 +156,8 @@ def _apply_in_place(state: RoomState, event: Event) -> None:
     if kind in STATE_KINDS and event.command_id:
         stack = state.undo_stack
         if not stack or stack[-1][0] != event.command_id:
-            stack.append([event.command_id, event.actor])
+            typed = event.data.get("line")
+            stack.append([event.command_id, event.actor, *([typed] if typed else [])])
             if len(stack) > UNDO_DEPTH:
                 del stack[0]
     handler = _HANDLERS.get(kind)

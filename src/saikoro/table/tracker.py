@@ -30,6 +30,10 @@ class Tracker:
     #: One help line per verb (Japanese, English).
     verb_help: ClassVar[dict[str, Message]] = {}
 
+    #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
+    #: is ``{戦闘}``); an edit of either changes both.
+    aliases: ClassVar[dict[str, str]] = {}
+
     #: "module:class" of the system's GM house-rule settings (pydantic), or None.
     settings_location: ClassVar[str | None] = None
 
@@ -83,7 +87,23 @@ class Tracker:
         refs = dict(sheet_from_data(character.sheet).references())
         refs.update({"HP": character.hp, "MHP": character.max_hp, "最大HP": character.max_hp})
         refs.update(character.statuses)
+        for alias, label in self.aliases.items():
+            if label in character.statuses:
+                refs[alias] = character.statuses[label]
         return refs
+
+    def editable(self, character: Character, label: str) -> tuple[str, int, int] | None:
+        """Where ``:LABEL±N`` / ``/gm set NAME LABEL N`` goes: (the status key it is kept
+        under, the value now, what the kept value differs by from the value shown), or None
+        when the character has no such value. The value is ``{LABEL}``'s without the passing
+        effects of conditions (sleep, full defence, …), which apply on top of it."""
+        key = self.aliases.get(label, label)
+        if key in character.statuses:
+            return key, int(character.statuses[key]), 0
+        refs = Tracker.references(self, character)
+        if key in refs:
+            return key, int(refs[key]), 0
+        return None
 
     # -- combat ------------------------------------------------------------
     def round_order(self, emit: Emit) -> list[str]:

@@ -16,11 +16,20 @@ condition they last received (cancel).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
+from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.systems import get_system
 from saikoro.systems.unmeid100 import rules as um
+from saikoro.systems.unmeid100.commands import (
+    SEP,
+    attack_parts,
+    ranged_label,
+    spell_label,
+    spell_parts,
+)
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
@@ -40,9 +49,30 @@ def _value(character: Character, refs: dict[str, int], key: str) -> int:
     return int(character.statuses.get(key, refs.get(key, 0)))
 
 
+def _english(text: str) -> str:
+    return to_english(text, get_system("UnmeiD100"))
+
+
+def _not_self(name: str, target: str) -> None:
+    """An attack or a hostile spell needs someone else as its target."""
+    if target == name:
+        raise fail(
+            f"{name} は自分自身を攻撃の目標にできません",
+            f"{name} cannot target themselves with an attack",
+            "self",
+        )
+
+
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
     settings_location = "saikoro.systems.unmeid100.settings:UnmeiSettings"
+    aliases: ClassVar[dict[str, str]] = {
+        "戦闘スキル": "戦闘",
+        "盗賊スキル": "盗賊",
+        "魔術スキル": "魔術",
+        "アーマークラス": "AC",
+        "レジストクラス": "RC",
+    }
 
     def __init__(self) -> None:
         self.verbs = {
@@ -87,7 +117,18 @@ class UnmeiTracker(Tracker):
         refs["AC"] = refs["アーマークラス"] = self.ac(character, refs)
         refs["RC"] = refs["レジストクラス"] = self.rc(character, refs)
         refs["運命判定回数"] = int(character.fields.get("fate_left", 0))
+        if "運命" in character.statuses and "運命判定" not in character.statuses:
+            refs["運命判定"] = um.fate_target(int(character.statuses["運命"]))
         return refs
+
+    def editable(self, character: Character, label: str) -> tuple[str, int, int] | None:
+        if label in ("運命判定", "運命判定回数"):
+            raise fail(
+                f"{label} は 運命 と残り回数から決まります (:運命=N、/gm set 名前 fate_left N)",
+                f"{label} follows 運命 and the uses left (:運命=N, /gm set NAME fate_left N)",
+                "derived value",
+            )
+        return super().editable(character, label)
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else super().references(character)
@@ -374,6 +415,7 @@ class UnmeiTracker(Tracker):
         target = self._target(
             emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]")
         )
+        _not_self(name, target.name)
         self._use_turn(emit, name, "melee")
         attacker = emit.character(name)
         refs = self.references(attacker)
@@ -392,6 +434,7 @@ class UnmeiTracker(Tracker):
         target = self._target(
             emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]")
         )
+        _not_self(name, target.name)
         self._use_turn(emit, name, "shoot")
         attacker = emit.character(name)
         refs = self.references(attacker)
@@ -407,7 +450,8 @@ class UnmeiTracker(Tracker):
             settings=self.cfg(emit),
         )
         self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
-        self._attack_result(emit, name, target.name, out, weapon, "射撃攻撃", "shot")
+        label = ranged_label(before.aim)
+        self._attack_result(emit, name, target.name, out, weapon, label, "shot")
 
     def _attack_result(
         self,
@@ -419,14 +463,7 @@ class UnmeiTracker(Tracker):
         ja: str,
         en: str,
     ) -> None:
-        words = {
-            "critical": ("クリティカル", "critical hit"),
-            "hit": ("命中", "hit"),
-            "armour": ("装甲で防がれた", "stopped by armour"),
-            "miss": ("失敗", "miss"),
-            "out_of_range": ("射程外", "out of range"),
-        }
-        w_ja, w_en = words[out.result]
+        shown = SEP.join(attack_parts(ja, out))  # as MA / RA show it
         emit.add(
             ev.ROLL,
             {
@@ -439,10 +476,8 @@ class UnmeiTracker(Tracker):
             },
             rules=out.rules,
             text=Message(
-                f"{name} の{ja} → {target} (1D100<={out.target}, AC{out.ac}, "
-                f"クリティカル<={out.critical_range}) ＞ {out.roll} ＞ {w_ja}",
-                f"{name}'s {en} → {target} (1D100<={out.target}, AC{out.ac}, "
-                f"critical<={out.critical_range}) > {out.roll} > {w_en}",
+                f"{name} → {target}{SEP}{shown}",
+                f"{name} → {target}{SEP}{_english(shown)}",
             ),
         )
         expr = weapon.damage if weapon is not None else "1D6"
@@ -546,7 +581,9 @@ class UnmeiTracker(Tracker):
         assert before.chant is not None
         spell = next(s for s in sheet.spells if s.name == before.chant.spell)
         refs = self.references(caster)
-        hostile = spell.hostile and target.name != name
+        hostile = spell.hostile
+        if hostile:
+            _not_self(name, target.name)
         off_school = bool(spell.school) and spell.school != sheet.school
         roll = emit.randomizer.roll_once(100)
         out = um.activate_spell(
@@ -560,15 +597,7 @@ class UnmeiTracker(Tracker):
         )
         turn = um.activation_attempt(before, out)
         self.save(emit, before, turn.state, turn.rules)
-        words = {
-            "not_activated": ("発動失敗 (詠唱継続)", "not activated (still chanting)"),
-            "activated": ("発動", "activated"),
-            "resisted": ("抵抗された", "resisted"),
-            "charm_override": ("発動 (魅力で抵抗無視)", "takes effect (charm beats RC)"),
-            "took_effect": ("発動・効果あり", "takes effect"),
-        }
-        w_ja, w_en = words[out.result]
-        rc = f", RC{out.rc}" if out.rc is not None else ""
+        shown = SEP.join(spell_parts(spell_label(off_school, spell.half_rate), out))  # as MG
         emit.add(
             ev.ROLL,
             {
@@ -580,10 +609,8 @@ class UnmeiTracker(Tracker):
             },
             rules=out.rules,
             text=Message(
-                f"{name} の「{spell.name}」→ {target.name} "
-                f"(1D100<={out.target}{rc}) ＞ {roll} ＞ {w_ja}",
-                f"{name}'s {spell.name} → {target.name} "
-                f"(1D100<={out.target}{rc}) > {roll} > {w_en}",
+                f"{name} の「{spell.name}」→ {target.name}{SEP}{shown}",
+                f"{name}'s {spell.name} → {target.name}{SEP}{_english(shown)}",
             ),
         )
         self._last_check(

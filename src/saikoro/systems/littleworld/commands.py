@@ -167,17 +167,13 @@ def opposed_command(
 # -- LWA<a>[-<d>|-X] -----------------------------------------------------------------
 
 
-def attack_command(
-    command: str,
-    attacker: int,
-    defender: int | None,
-    randomizer: Randomizer,
-    settings: RollSettings = ROLL_DEFAULTS,
-) -> RollResult:
-    outcome = R.roll_attack(attacker, defender, randomizer, settings)
+def attack_parts(outcome: R.AttackOutcome) -> list[str]:
+    """An attack's text after its command (``＞``-separated): 攻撃値, 防御値 (or 攻撃失敗 /
+    防御不能), ダメージ. ``LWA…`` and the table's ``/attack`` both show it;
+    ``saikoro.dice.words.to_english`` translates it."""
     attack = outcome.attack
     weak = "(苦手行動)" if attack.weak else ""
-    parts = [f"({command})", f"攻撃値 {dice_text(attack)}={attack.total}{weak}{_flag_word(attack)}"]
+    parts = [f"攻撃値 {dice_text(attack)}={attack.total}{weak}{_flag_word(attack)}"]
     defence = outcome.defence
     if attack.fumble:
         parts.append("攻撃失敗")
@@ -198,6 +194,19 @@ def attack_command(
             text += " クリティカル"
         parts.append(text)
     parts.append(f"ダメージ{outcome.damage}")
+    return parts
+
+
+def attack_command(
+    command: str,
+    attacker: int,
+    defender: int | None,
+    randomizer: Randomizer,
+    settings: RollSettings = ROLL_DEFAULTS,
+) -> RollResult:
+    outcome = R.roll_attack(attacker, defender, randomizer, settings)
+    attack, defence = outcome.attack, outcome.defence
+    parts = [f"({command})", *attack_parts(outcome)]
     detail = {
         "kind": "attack",
         "attacker_ability": attacker,

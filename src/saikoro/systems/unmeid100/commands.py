@@ -46,6 +46,34 @@ SPELL_WORDS: dict[str, str] = {
 }
 
 
+SEP = " ＞ "
+
+
+def ranged_label(aim: int) -> str:
+    return f"射撃攻撃 狙い{aim}" if aim else "射撃攻撃"
+
+
+def attack_parts(label: str, out: rules.AttackOutcome) -> list[str]:
+    """An attack's text after its command (``＞``-separated), as MA/RA and the table's
+    ``/melee`` / ``/shoot`` show it; ``saikoro.dice.words.to_english`` translates it."""
+    return [
+        f"{label} (1D100<={out.target}) AC{out.ac} クリティカル<={out.critical_range}",
+        str(out.roll),
+        ATTACK_WORDS[out.result],
+    ]
+
+
+def spell_label(off_school: bool, halved: bool) -> str:
+    notes = [n for n, on in (("門外-10", off_school), ("発動率半分", halved)) if on]
+    return "魔法発動" + (f"[{','.join(notes)}]" if notes else "")
+
+
+def spell_parts(label: str, out: rules.SpellOutcome) -> list[str]:
+    """A spell's activation after its command, as MG and the table's ``/cast`` show it."""
+    resist = f" RC{out.rc} 魅力{out.charm}" if out.rc is not None else ""
+    return [f"{label} (1D100<={out.target}){resist}", str(out.roll), SPELL_WORDS[out.result]]
+
+
 class UnmeiCommandError(SaikoroError):
     reason = "invalid command"
 
@@ -123,12 +151,8 @@ class UnmeiD100(GameSystem):
     def _attack_result(
         self, command: str, label: str, out: rules.AttackOutcome, extra: dict[str, object]
     ) -> RollResult:
-        text = (
-            f"({command}) ＞ {label} (1D100<={out.target}) AC{out.ac}"
-            f" クリティカル<={out.critical_range} ＞ {out.roll} ＞ {ATTACK_WORDS[out.result]}"
-        )
         return RollResult(
-            text=text,
+            text=SEP.join([f"({command})", *attack_parts(label, out)]),
             success=out.hit,
             failure=not out.hit,
             critical=out.critical,
@@ -161,7 +185,7 @@ class UnmeiD100(GameSystem):
             )
         roll = randomizer.roll_once(100)
         out = rules.ranged_attack(roll, thief, ac, agi, aim, settings=self.settings)
-        label = f"射撃攻撃 狙い{aim}" if aim else "射撃攻撃"
+        label = ranged_label(aim)
         return self._attack_result(
             command, label, out, {"thief": thief, "agility": agi, "aim": aim}
         )
@@ -183,15 +207,9 @@ class UnmeiD100(GameSystem):
             charm=cha,
             settings=self.settings,
         )
-        notes = [n for n, on in (("門外-10", off_school), ("発動率半分", halved)) if on]
-        label = "魔法発動" + (f"[{','.join(notes)}]" if notes else "")
-        resist = f" RC{rc} 魅力{cha}" if rc is not None else ""
-        text = (
-            f"({command}) ＞ {label} (1D100<={out.target}){resist}"
-            f" ＞ {roll} ＞ {SPELL_WORDS[out.result]}"
-        )
+        parts = spell_parts(spell_label(off_school, halved), out)
         return RollResult(
-            text=text,
+            text=SEP.join([f"({command})", *parts]),
             success=out.takes_effect,
             failure=not out.takes_effect,
             value=roll,
