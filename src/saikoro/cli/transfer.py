@@ -57,7 +57,7 @@ def _read_input(name: str) -> bytes:
 
 
 def _run_import(
-    source_format: str, file: str, system: str | None, out: str | None, lang: str
+    source_format: str, file: str, system: str | None, out: str | None, lang: str | None
 ) -> None:
     from saikoro.sheets import dump_sheet_text, save_sheet
     from saikoro.transfer import import_bytes
@@ -70,7 +70,9 @@ def _run_import(
             sys.stdout.write(dump_sheet_text(sheet, ".json"))
     except SaikoroError as error:
         raise _fail(error) from None
-    print(report.render(lang), file=sys.stderr)
+    from saikoro.i18n import current_lang
+
+    print(report.render(lang or current_lang()), file=sys.stderr)
     if out and out != "-":
         print(f"→ {out}", file=sys.stderr)
 
@@ -80,7 +82,9 @@ def import_ccfolia(
     file: str = typer.Argument(..., help=FILE_HELP),
     system: Optional[str] = typer.Option(None, "--system", "-s", help=SYSTEM_HELP),  # noqa: UP045
     out: Optional[str] = typer.Option(None, "-o", "--output", help=OUT_HELP),  # noqa: UP045
-    lang: str = typer.Option("ja", "--lang", help="ja or en (the report)"),
+    lang: str | None = typer.Option(
+        None, "--lang", help="ja or en (the report; default: $SAIKORO_LANG, else ja)"
+    ),
 ) -> None:
     """CCFOLIA のクリップボード JSON ({"kind": "character", …}) を取り込む。"""
     _run_import("ccfolia", file, system, out, lang)
@@ -91,7 +95,9 @@ def import_udonarium(
     file: str = typer.Argument(..., help=FILE_HELP + ": a .zip with data.xml, or the .xml"),
     system: Optional[str] = typer.Option(None, "--system", "-s", help=SYSTEM_HELP),  # noqa: UP045
     out: Optional[str] = typer.Option(None, "-o", "--output", help=OUT_HELP),  # noqa: UP045
-    lang: str = typer.Option("ja", "--lang", help="ja or en (the report)"),
+    lang: str | None = typer.Option(
+        None, "--lang", help="ja or en (the report; default: $SAIKORO_LANG, else ja)"
+    ),
 ) -> None:
     """Udonarium のキャラクター (zip または data.xml) を取り込む。"""
     _run_import("udonarium", file, system, out, lang)
