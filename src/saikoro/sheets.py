@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -127,6 +128,16 @@ def _pydantic_message(item: Any) -> tuple[str, str]:
         return templates[0].format(**ja_ctx), templates[1].format(**ctx)
     except (KeyError, IndexError, ValueError):  # a pydantic version with other ctx names
         return f"値が正しくありません ({kind})", str(item.get("msg", kind))
+
+
+def sheet_error(kind: str, ja: str, en: str, rule: str | None = None) -> PydanticCustomError:
+    """A system validator's error with its own text (ctx ``ja``, ``en``, ``rule``), as
+    :func:`describe_validation_error` reads it."""
+    ctx: dict[str, Any] = {"ja": ja, "en": en}
+    if rule is not None:
+        ctx["rule"] = rule
+    # The message template must not contain braces (pydantic formats it with ctx).
+    return PydanticCustomError(kind, en.replace("{", "(").replace("}", ")"), ctx)
 
 
 def describe_validation_error(

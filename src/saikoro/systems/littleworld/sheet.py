@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from saikoro.sheets import SheetBase
+from saikoro.sheets import SheetBase, sheet_error
 from saikoro.systems.littleworld.conditions import Conditions, effective_ability
 from saikoro.systems.littleworld.special import is_kanazuchi, is_machine_onchi
 
@@ -31,19 +31,12 @@ AbilityName = Literal["体力", "技巧", "理知"]
 ABILITY_NAMES: tuple[AbilityName, ...] = ("体力", "技巧", "理知")
 
 
-def _error(kind: str, ja: str, en: str, rule: str) -> PydanticCustomError:
-    # The message template must not contain braces (pydantic formats it with ctx).
-    return PydanticCustomError(
-        kind, en.replace("{", "(").replace("}", ")"), {"ja": ja, "en": en, "rule": rule}
-    )
-
-
 def _integer(rule: str) -> BeforeValidator:
     def check(value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int):
             if isinstance(value, float) and value.is_integer():
                 return int(value)
-            raise _error(
+            raise sheet_error(
                 "lw_not_integer",
                 f"整数で書いてください ({value!r})",
                 f"must be a whole number (got {value!r})",
@@ -57,7 +50,7 @@ def _integer(rule: str) -> BeforeValidator:
 def _at_least(low: int, rule: str, what_ja: str, what_en: str):  # type: ignore[no-untyped-def]
     def check(value: int) -> int:
         if value < low:
-            raise _error(
+            raise sheet_error(
                 "lw_too_small",
                 f"{what_ja}は{low}以上です ({value})",
                 f"{what_en} must be at least {low} (got {value})",
@@ -98,7 +91,7 @@ class AbilityModifier(_Model):
     @classmethod
     def _reason(cls, value: str) -> str:
         if not value.strip():
-            raise _error(
+            raise sheet_error(
                 "lw_modifier_reason",
                 "能力値修正には理由を書いてください",
                 "an ability modifier needs a reason",
@@ -119,7 +112,7 @@ class Keeper(_Model):
     @classmethod
     def _range(cls, value: int) -> int:
         if not 1 <= value <= 99:
-            raise _error(
+            raise sheet_error(
                 "lw_values_range",
                 f"価値観は1〜99%です ({value})",
                 f"価値観 must be 1 to 99 % (got {value})",
@@ -133,7 +126,7 @@ class Keeper(_Model):
             raise _line_error(
                 ("hat_released",),
                 self.hat_released,
-                _error(
+                sheet_error(
                     "lw_hat_release",
                     "帽子解放は帽子を被っていないとできません",
                     "the hat can only be released while worn",
@@ -254,7 +247,7 @@ class LittleWorldSheet(SheetBase):
             raise _line_error(
                 ("hp",),
                 self.hp,
-                _error(
+                sheet_error(
                     "lw_hp_above_max",
                     f"HP({self.hp})は最大HP({self.max_hp})を超えられません",
                     f"HP ({self.hp}) cannot exceed max HP ({self.max_hp})",

@@ -7,12 +7,12 @@ Japanese and an English message (``PydanticCustomError`` ctx ``ja``/``en``/``rul
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, ClassVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from saikoro.sheets import SheetBase
+from saikoro.sheets import SheetBase, sheet_error
 from saikoro.systems.unmeid100.rules import (
     MAX_LEVEL,
     MIN_LEVEL,
@@ -33,10 +33,7 @@ MAX_SKILL = 100
 
 
 def _error(ja: str, en: str, rule: str | None = None) -> PydanticCustomError:
-    ctx: dict[str, Any] = {"ja": ja, "en": en}
-    if rule:
-        ctx["rule"] = rule
-    return PydanticCustomError("unmei_sheet", en, ctx)
+    return sheet_error("unmei_sheet", ja, en, rule)
 
 
 def _bounded(
