@@ -21,7 +21,7 @@ from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
 from saikoro.server.fastpath import FastRollMiddleware
-from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware
+from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
 from saikoro.server.routes_v2 import RollTimeoutError, router
 
 MAX_BODY_BYTES = 64 * 1024
@@ -38,18 +38,15 @@ tools, Discord bots) at this server's base URL.
 
 
 def _error(status: int, reason: str, message: str | None = None) -> JSONResponse:
-    body: dict[str, object] = {"ok": False, "reason": reason}
-    if message:
-        body["message"] = message
-    return JSONResponse(body, status_code=status)
+    return JSONResponse(error_json(reason, message), status_code=status)
 
 
 def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
     """BCDice-API's status and body for one of saikoro's errors."""
     if error.reason in EXACT_REASONS:  # BCDice-API's own errors: its body exactly
-        return 400, {"ok": False, "reason": error.reason}
+        return 400, error_json(error.reason)
     status = 503 if isinstance(error, RollTimeoutError) else 400
-    return status, {"ok": False, "reason": error.reason, "message": error.message.both()}
+    return status, error_json(error.reason, error.message.both())
 
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:

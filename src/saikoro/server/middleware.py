@@ -32,11 +32,16 @@ PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
-def error_body(reason: str, message: str | None = None) -> bytes:
+def error_json(reason: str, message: str | None = None) -> dict[str, Any]:
+    """BCDice-API's error body: ``ok: false``, the reason, and a message when there is one."""
     body: dict[str, Any] = {"ok": False, "reason": reason}
     if message:
         body["message"] = message
-    return json.dumps(body, ensure_ascii=False).encode("utf-8")
+    return body
+
+
+def error_body(reason: str, message: str | None = None) -> bytes:
+    return json.dumps(error_json(reason, message), ensure_ascii=False).encode("utf-8")
 
 
 async def send_json(send: Send, status: int, body: bytes, extra: list | None = None) -> None:
