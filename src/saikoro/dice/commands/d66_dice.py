@@ -9,19 +9,14 @@ from __future__ import annotations
 
 import re
 
+from saikoro.dice.arith import first_word
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
 
 PREFIX_PATTERN = r"D66"
 
 _COMMAND = re.compile(r"(S)?D66([ANSD])?", re.ASCII | re.IGNORECASE)
-_SPACES = re.compile(r"[ \t\n\v\f\r]+")
 _SORT_BY_SUFFIX: dict[str, str | None] = {"A": "asc", "S": "asc", "D": "desc", "N": None}
-
-
-def first_word(text: str) -> str:
-    """The text before the first run of (ASCII) white space, as Ruby's ``split(" ", 2).first``."""
-    return _SPACES.split(text.strip(" \t\n\v\f\r"), maxsplit=1)[0]
 
 
 def evaluate(text: str, system: object, randomizer: Randomizer) -> RollResult | None:
