@@ -10,9 +10,14 @@ import os
 from dataclasses import dataclass
 
 
+def lang_code(name: str) -> str:
+    """``en`` for any name starting ``en`` (``EN``, ``en_US``), else ``ja``."""
+    return "en" if name.lower().startswith("en") else "ja"
+
+
 def current_lang() -> str:
     """The language user-facing text is shown in: ``ja`` (default) or ``en``."""
-    return "en" if os.environ.get("SAIKORO_LANG", "ja").lower().startswith("en") else "ja"
+    return lang_code(os.environ.get("SAIKORO_LANG", "ja"))
 
 
 @dataclass(frozen=True)

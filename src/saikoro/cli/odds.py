@@ -11,7 +11,7 @@ import typer
 
 from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
-from saikoro.i18n import Message, current_lang
+from saikoro.i18n import Message, current_lang, lang_code
 
 #: The Monte Carlo time budget of ``saikoro odds`` (``--seconds``), as
 #: :data:`saikoro.odds.montecarlo.DEFAULT_SECONDS` (not imported: the CLI starts fast).
@@ -72,8 +72,7 @@ def register(app: typer.Typer) -> None:
 
         from saikoro.odds.render import render
 
-        shown = lang or current_lang()
-        render(result, Console(), "en" if shown.lower().startswith("en") else "ja")
+        render(result, Console(), lang_code(lang) if lang else current_lang())
 
 
 def _spinner() -> AbstractContextManager[object]:
