@@ -36,7 +36,8 @@ NESTED_WARNING = Message(
     "繰り返しの中で繰り返しはできません", "a repeat cannot contain another repeat"
 )
 TIMES_WARNING = Message(
-    f"繰り返しは 1〜{REPEAT_LIMIT} 回までです", f"a command can be repeated 1 to {REPEAT_LIMIT} times"
+    f"繰り返しは 1〜{REPEAT_LIMIT} 回までです",
+    f"a command can be repeated 1 to {REPEAT_LIMIT} times",
 )
 
 
