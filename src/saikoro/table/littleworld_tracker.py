@@ -36,7 +36,6 @@ S = DEFAULT_SETTINGS
 ABILITIES = ("体力", "技巧", "理知")
 POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION = S.confusion_label
-KNOWN = (POISON, PARALYSIS, SLEEP, CONFUSION)
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 
 
