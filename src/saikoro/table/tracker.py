@@ -183,13 +183,17 @@ class Tracker:
             ),
         )
 
-    def advance(self, emit: Emit, pick: str | None) -> None:
-        """End the current turn (if any) and start the next one, opening rounds as needed."""
+    def end_current_turn(self, emit: Emit) -> None:
+        """End the turn being played, if any; there must be a combat."""
         combat = emit.state.combat
         if combat is None:
             raise fail("戦闘中ではありません (/combat start)", "no combat (use /combat start)")
         if combat.current is not None:
             self.end_turn(emit, combat.current)
+
+    def advance(self, emit: Emit, pick: str | None) -> None:
+        """End the current turn (if any) and start the next one, opening rounds as needed."""
+        self.end_current_turn(emit)
         for _ in range(3):
             name = self.next_actor(emit, pick)
             if name is not None:

@@ -266,11 +266,7 @@ class UnmeiTracker(Tracker):
         return after.taken[-1]
 
     def advance(self, emit: Emit, pick: str | None) -> None:
-        combat = emit.state.combat
-        if combat is None:
-            raise fail("戦闘中ではありません (/combat start)", "no combat (use /combat start)")
-        if combat.current is not None:
-            self.end_turn(emit, combat.current)
+        self.end_current_turn(emit)
         if pick is not None:
             emit.character(pick)
         for _ in range(2):
