@@ -411,10 +411,22 @@ def test_upper_limits() -> None:
     # dice that always explode stop at the 10000-random-number limit
     with pytest.raises(TooManyRandsError):
         upper_dice.evaluate("1U2[1+1]", SYSTEM, Randomizer(ScriptedSource(d(2, *[2] * 10001))))
-    started = time.process_time()
-    with pytest.raises(TooManyRandsError):
-        upper_dice.evaluate("99999999999U0[2]", SYSTEM, Randomizer(SeededSource(3)))
-    assert time.process_time() - started < 0.1
+
+    def huge() -> None:
+        with pytest.raises(TooManyRandsError):
+            upper_dice.evaluate("99999999999U0[2]", SYSTEM, Randomizer(SeededSource(3)))
+
+    assert best_cpu_seconds(huge) < 0.1
+
+
+def best_cpu_seconds(call, runs: int = 3) -> float:  # type: ignore[no-untyped-def]
+    """The best CPU time of a few runs: a one-off pause (GC, a first import) is not the answer's."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        call()
+        best = min(best, time.process_time() - started)
+    return best
 
 
 # -- all six: hostile input ---------------------------------------------------
@@ -443,10 +455,12 @@ def test_hostile_input_answers_quickly_with_own_errors(module_name: str, command
     import importlib
 
     module = importlib.import_module(f"saikoro.dice.commands.{module_name}")
-    started = time.process_time()
-    with contextlib.suppress(SaikoroError):
-        module.evaluate(command, SYSTEM, Randomizer(SeededSource(5)))
-    assert time.process_time() - started < 0.1
+
+    def answer() -> None:
+        with contextlib.suppress(SaikoroError):
+            module.evaluate(command, SYSTEM, Randomizer(SeededSource(5)))
+
+    assert best_cpu_seconds(answer) < 0.1
 
 
 # -- properties ---------------------------------------------------------------

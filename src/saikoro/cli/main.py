@@ -41,12 +41,13 @@ def _default(
         os.environ["SAIKORO_LANG"] = lang  # sub-commands default to saikoro.i18n.current_lang()
     if ctx.invoked_subcommand is None:
         from saikoro.cli.prompt import run_prompt
+        from saikoro.cli.report import print_error
         from saikoro.errors import SaikoroError
 
         try:
             run_prompt(system, current_lang())
         except SaikoroError as error:
-            typer.echo(f"エラー / error: {error.message.both()}", err=True)
+            print_error(error)
             raise typer.Exit(1) from None
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message, current_lang
 
@@ -181,7 +182,7 @@ def run(argv: list[str]) -> int:
         if args.as_json:
             print(json.dumps(error_json(error), ensure_ascii=False))
         else:
-            print(f"エラー / error: {error.message.both()}", file=sys.stderr)
+            print_error(error)
         return 1
 
 

@@ -10,6 +10,7 @@ import typer
 
 from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 
 import_app = typer.Typer(
     name="import",
@@ -36,7 +37,6 @@ def _fail(error: SaikoroError) -> typer.Exit:
 
 
 def _read_input(name: str) -> bytes:
-    from saikoro.i18n import Message
     from saikoro.transfer import MAX_FILE_BYTES
     from saikoro.transfer.labels import TransferError
 
@@ -126,8 +126,16 @@ def export_ccfolia_command(
     except SaikoroError as error:
         raise _fail(error) from None
     except OSError as error:
-        print(f"エラー / error: {error}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        raise _fail(_write_error(out, error)) from None
+
+
+def _write_error(out: str | None, error: OSError) -> SaikoroError:
+    return SaikoroError(
+        Message(
+            f"{out or '標準出力'} に書き出せません: {error.strerror or error}",
+            f"cannot write {out or 'standard output'}: {error.strerror or error}",
+        )
+    )
 
 
 @export_app.command("udonarium")
@@ -159,8 +167,7 @@ def export_udonarium_command(
     except SaikoroError as error:
         raise _fail(error) from None
     except OSError as error:
-        print(f"エラー / error: {error}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        raise _fail(_write_error(out, error)) from None
 
 
 def register(app: typer.Typer) -> None:
