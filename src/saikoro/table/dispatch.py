@@ -311,6 +311,7 @@ def change_status(
             f"{name}: {shown} {current} → {value}", f"{name}: {shown} {current} → {value}"
         ),
     )
+    tracker.after_status_change(emit, name, key, current + offset, value + offset)
 
 
 # -- slash commands -----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.systems import get_system
 from saikoro.systems.littleworld import conditions as lwc
+from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_parts
@@ -442,6 +443,22 @@ class LittleWorldTracker(Tracker):
         )
         if args[0] == "行動順操作" and emit.state.combat is not None:
             self.gm_lock(emit, [])
+
+    def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
+        """LW-ABIL-05: 禁忌値 reaching 100 raises a clear event; what happens is the GM's."""
+        if key != "禁忌値":
+            return
+        change = keeper.raise_taboo(old, new - old, self.cfg(emit))
+        if change.newly_reached:
+            emit.add(
+                ev.NOTICE,
+                {"taboo": name, "value": new},
+                rules=change.rules,
+                text=Message(
+                    f"{name} の禁忌値が {new} に達した: 何か恐ろしいことが起こる (GMが判断)",
+                    f"{name}'s 禁忌値 reached {new}: something terrible happens (the GM decides)",
+                ),
+            )
 
     # -- after every change ---------------------------------------------------
     def after_line(self, emit: Emit) -> None:

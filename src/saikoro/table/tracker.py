@@ -105,6 +105,9 @@ class Tracker:
             return key, int(refs[key]), 0
         return None
 
+    def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
+        """A system's consequences of an edited value (``:禁忌値+10`` …); none by default."""
+
     # -- combat ------------------------------------------------------------
     def round_order(self, emit: Emit) -> list[str]:
         return [c.name for c in emit.state.characters.values()]
