@@ -452,7 +452,7 @@ def _help(emit: Emit, tracker: Tracker) -> None:
 def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     count = 20
     if args:
-        if not args[0].isdigit() or int(args[0]) < 1:
+        if not args[0].isdecimal() or int(args[0]) < 1:
             raise fail("/log N の N は正の整数です", "N in /log N must be a positive integer")
         count = min(int(args[0]), 1000)
     if ctx.history is None:
@@ -576,7 +576,7 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         name, label = args[1], args[2]
         level = 0
         if len(args) >= 4:
-            if not args[3].isdigit():
+            if not args[3].isdecimal():
                 raise fail("レベルは整数です", "the level must be an integer")
             level = int(args[3])
         emit.character(name)
@@ -610,7 +610,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         name, key, value = args[1], args[2], args[3]
         character = emit.character(name)
         if key in ("row",) or key in character.fields:
-            parsed: Any = int(value) if value.lstrip("-").isdigit() else value
+            parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
             emit.set_field(
                 name,
                 key,
@@ -620,7 +620,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                 ),
             )
             return
-        if not value.lstrip("-").isdigit():
+        if not value.lstrip("-").isdecimal():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
         change_status(emit, tracker, name, key, "=", int(value))
         emit.add(

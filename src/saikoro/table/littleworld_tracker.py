@@ -535,7 +535,7 @@ class LittleWorldTracker(Tracker):
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
         """``/gm rest [NIGHTS]``: a night's rest in a safe place gives 体力 + 6 HP, never above
         max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
-        if len(args) > 1 or (args and not args[0].isdigit()):
+        if len(args) > 1 or (args and not args[0].isdecimal()):
             raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
         nights = int(args[0]) if args else 1
         if emit.state.combat is not None:
@@ -570,7 +570,7 @@ class LittleWorldTracker(Tracker):
         (LW-COND-02/03/04). Counts are kept on the room's clock (absolute minutes)."""
         if (
             not args
-            or not args[0].isdigit()
+            or not args[0].isdecimal()
             or len(args) > 2
             or args[1:] not in ([], ["rest"], ["explore"], ["休息"], ["探索"])
         ):

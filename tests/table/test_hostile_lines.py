@@ -1,0 +1,71 @@
+"""Hostile chat lines: whatever a user types, the table answers with a result or a bilingual
+SaikoroError that changes nothing — never another exception, never a hang."""
+
+from __future__ import annotations
+
+import pytest
+
+from saikoro.dice.randomizer import SeededSource
+from saikoro.errors import SaikoroError
+from saikoro.store import open_store
+from saikoro.table.session import TableSession
+
+from .helpers import SHEETS
+
+SETUP = {
+    "LittleWorld": ["alice.json", "bob.json", "goblin.json"],
+    "UnmeiD100": ["ken.json", "mia.json", "orc.json"],
+    "DiceBot": [],
+}
+
+
+@pytest.fixture
+def room(tmp_path):
+    store = open_store(str(tmp_path / "h.db"))
+    rooms = iter(range(10**6))
+
+    def make(system, *, combat=False, gm=True, speaker=None):
+        name = f"h{next(rooms)}"
+        setup = TableSession.open(store, name, system, gm=True, source=SeededSource(1))
+        for sheet in SETUP[system]:
+            setup.run(f"/char add {SHEETS / sheet}")
+        if combat:
+            setup.run("/combat start")
+        return TableSession.open(
+            store, name, system, gm=gm, speaker=speaker, source=SeededSource(2)
+        )
+
+    yield make
+    store.close()
+
+
+def refused_cleanly(session, line):
+    """The line is refused with a bilingual SaikoroError and the room is unchanged."""
+    before = session.state.model_copy(deep=True)
+    with pytest.raises(SaikoroError) as caught:
+        session.run(line)
+    assert caught.value.message.ja and caught.value.message.en
+    session.refresh()
+    assert session.state == before
+
+
+@pytest.mark.parametrize(
+    ("system", "line"),
+    [
+        # str.isdigit() accepts '²' (and other digits int() cannot read)
+        ("LittleWorld", "/log ²"),
+        ("LittleWorld", "/cond add アリス 毒 ²"),
+        ("UnmeiD100", "/cond add ケン 毒 ²"),
+        ("LittleWorld", "/gm rest ²"),
+        ("LittleWorld", "/gm time ²"),
+        ("LittleWorld", "/gm set アリス 体力 ²"),
+    ],
+)
+def test_digits_int_cannot_read_are_refused(room, system, line):
+    refused_cleanly(room(system), line)
+
+
+def test_full_width_digits_still_count(room):
+    session = room("LittleWorld")
+    session.run("/cond add アリス 毒 ２")
+    assert session.state.characters["アリス"].condition("毒").level == 2
