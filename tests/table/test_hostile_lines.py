@@ -3,6 +3,9 @@ SaikoroError that changes nothing — never another exception, never a hang."""
 
 from __future__ import annotations
 
+import os
+import threading
+
 import pytest
 
 from saikoro.dice.randomizer import SeededSource
@@ -69,3 +72,39 @@ def test_full_width_digits_still_count(room):
     session = room("LittleWorld")
     session.run("/cond add アリス 毒 ２")
     assert session.state.characters["アリス"].condition("毒").level == 2
+
+
+@pytest.mark.parametrize("name", ["fifo.json", "fifo.zip", "fifo.yaml"])
+def test_char_add_of_a_pipe_is_refused_without_waiting(room, tmp_path, name):
+    """Reading a FIFO blocks until someone writes to it: the table must not wait forever."""
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    session = room("LittleWorld")
+    caught: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            refused_cleanly(session, f"/char add {fifo}")
+        except BaseException as error:
+            caught.append(error)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(5)
+    hung = worker.is_alive()
+    if hung:  # let the blocked reader go: open the write end and close it (EOF)
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(5)
+    assert not hung, f"/char add {name} waited on the pipe"
+    if caught:
+        raise caught[0]
+
+
+@pytest.mark.parametrize(
+    "arg", ["dir.json", "dir.zip", "a\x00b.json", "a\x00b.zip", "~nobody_such_user/x.json"]
+)
+def test_char_add_of_odd_paths_is_refused(room, tmp_path, arg):
+    (tmp_path / "dir.json").mkdir()
+    (tmp_path / "dir.zip").mkdir()
+    session = room("UnmeiD100")
+    refused_cleanly(session, f"/char add {arg if arg.startswith('~') else tmp_path / arg}")

@@ -77,6 +77,11 @@ def _importers() -> dict[str, Callable[[Path, str], SheetBase]]:
 
 def load_character_file(path: Path, system: str) -> SheetBase:
     """A saikoro sheet (.json/.yaml), or a CCFOLIA .json / Udonarium .zip/.xml export."""
+    if "\0" in str(path) or (path.exists() and not path.is_file()):
+        # a directory, device or pipe: reading a pipe waits for a writer forever
+        raise fail(
+            f"{str(path)!r} は普通のファイルではありません", f"{str(path)!r} is not a regular file"
+        )
     suffix = path.suffix.lower()
     if suffix in (".json", ".yaml", ".yml"):
         from saikoro.sheets import load_sheet
@@ -523,7 +528,13 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         emit.say("\n".join(rows), "\n".join(rows))
         return
     if sub == "add" and len(args) >= 2:
-        path = Path(args[1]).expanduser()
+        try:
+            path = Path(args[1]).expanduser()
+        except RuntimeError:  # ~NAME of no user
+            raise fail(
+                f"{args[1]}: ホームディレクトリが分かりません",
+                f"{args[1]}: unknown home directory",
+            ) from None
         if not path.is_absolute():
             path = ctx.base_dir / path
         side = row = None
