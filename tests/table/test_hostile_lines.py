@@ -3,6 +3,7 @@ SaikoroError that changes nothing — never another exception, never a hang."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -108,3 +109,30 @@ def test_char_add_of_odd_paths_is_refused(room, tmp_path, arg):
     (tmp_path / "dir.zip").mkdir()
     session = room("UnmeiD100")
     refused_cleanly(session, f"/char add {arg if arg.startswith('~') else tmp_path / arg}")
+
+
+@pytest.mark.parametrize(
+    ("system", "line", "after"),
+    [
+        ("UnmeiD100", "/gm set ケン aim ²", "/combat start"),
+        ("UnmeiD100", "/gm set ケン aim x", "/combat start"),
+        ("UnmeiD100", "/gm set ケン fate_left x", "@ケン 1D100<={運命判定回数}"),
+        ("UnmeiD100", "/gm set ケン chant 99", "/combat start"),
+        ("UnmeiD100", "/gm set ケン chant x", "/combat start"),
+        ("UnmeiD100", "/gm set ケン _incoming 9", "@ケン /fate half"),
+    ],
+)
+def test_gm_set_keeps_a_tracker_fields_type(room, system, line, after):
+    """A field the tracker keeps (an integer, a chant, a pending rescue) takes only a value of
+    its kind: a string in ``aim`` broke every later line of the room."""
+    session = room(system)
+    refused_cleanly(session, line)
+    with contextlib.suppress(SaikoroError):  # refused or done, but not crashed
+        session.run(after)
+
+
+def test_gm_set_of_an_integer_field_still_works(room):
+    session = room("UnmeiD100")
+    session.run("/gm set ケン fate_left 5")
+    session.run("/gm set ケン aim -1")
+    assert session.state.characters["ケン"].fields["fate_left"] == 5

@@ -144,8 +144,8 @@ def test_fate_cancels_a_condition_or_rerolls_damage(room):
     rolled(s, [(50, 100), (2, 10)]).run("@ケン /fate reroll")  # 1D10 again: 2
     ken = s.state.characters["ケン"]
     assert (ken.hp, ken.fields["fate_left"]) == (18, 0)  # level 2: two uses, both spent
-    s.run("/gm set ケン hp 11")
-    s.run("/gm set ケン _incoming 9")  # even with damage to rescue: no uses left
+    s.run("/next オーク")
+    rolled(s, [(40, 100), (9, 10)]).run("@オーク /melee ケン")  # damage to rescue, no uses left
     with pytest.raises(SaikoroError):
         rolled(s, [(50, 100)]).run("@ケン /fate half")
 

@@ -622,6 +622,18 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         character = emit.character(name)
         if key in ("row",) or key in character.fields:
             parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
+            current = character.fields.get(key, "")
+            if type(parsed) is not type(current) and not (key == "row" and current == ""):
+                # the tracker reads its fields by kind: a string in `aim` broke every later line
+                kind = {int: ("整数", "an integer"), str: ("文字列", "text")}.get(type(current))
+                raise fail(
+                    f"{name} の {key} は{kind[0]}です ({value!r} は使えません)"
+                    if kind
+                    else f"{name} の {key} は GM が値で直接変えられません",
+                    f"{name}'s {key} is {kind[1]} (not {value!r})"
+                    if kind
+                    else f"{name}'s {key} cannot be set to a value by the GM",
+                )
             emit.set_field(
                 name,
                 key,
