@@ -58,6 +58,10 @@ def test_parse_rands_cli_form() -> None:
     assert parse_rands("") == []
     with pytest.raises(ScriptedDiceError):
         parse_rands("3-6")
+    assert parse_rands("３/６") == [(3, 6)]  # full-width digits count
+    for spec in ("²/6", "3/²"):  # str.isdigit() says yes, int() cannot read them
+        with pytest.raises(ScriptedDiceError):
+            parse_rands(spec)
 
 
 def test_limits_follow_bcdice() -> None:

@@ -157,7 +157,7 @@ def parse_rands(spec: str) -> list[tuple[int, int]]:
         if not part:
             continue
         value, sep, sides = part.partition("/")
-        if not (sep and value.isdigit() and sides.isdigit()):
+        if not (sep and value.isdecimal() and sides.isdecimal()):
             raise ScriptedDiceError(
                 Message(
                     f"出目の指定 {part!r} は 値/面数 (例 3/6) の形ではありません",
