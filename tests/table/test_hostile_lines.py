@@ -136,3 +136,21 @@ def test_gm_set_of_an_integer_field_still_works(room):
     session.run("/gm set ケン fate_left 5")
     session.run("/gm set ケン aim -1")
     assert session.state.characters["ケン"].fields["fate_left"] == 5
+
+
+@pytest.mark.parametrize(
+    ("line", "ja", "en"),
+    [
+        ("/gm setting poison_interval_minutes 0", "1 以上", "at least 1"),
+        ("/gm setting poison_interval_minutes NaN", "", ""),
+        ("/gm setting poison_interval_minutes [[[]]]", "", ""),
+        ("/gm setting critical_sixes x", "整数", "whole number"),
+    ],
+)
+def test_gm_setting_refusals_say_what_is_wrong_in_both_languages(room, line, ja, en):
+    session = room("LittleWorld")
+    with pytest.raises(SaikoroError) as caught:
+        session.run(line)
+    message = caught.value.message
+    assert "pydantic" not in message.ja + message.en  # not pydantic's link to its docs
+    assert ja in message.ja and en in message.en

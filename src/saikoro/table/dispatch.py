@@ -16,11 +16,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError
 from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase
+from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
@@ -724,10 +726,11 @@ def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         overrides = {**(emit.state.fields.get("settings") or {}), key: value}
         try:
             cls.model_validate(overrides)
-        except Exception as error:  # pydantic.ValidationError
-            first = str(error).splitlines()[-1].strip() if str(error) else ""
+        except ValidationError as error:
+            problems = describe_validation_error(error)
             raise fail(
-                f"{key} に {raw!r} は使えません: {first}", f"{key} cannot be {raw!r}: {first}"
+                f"{key} に {raw!r} は使えません: {'; '.join(p.ja for p in problems)}",
+                f"{key} cannot be {raw!r}: {'; '.join(p.en for p in problems)}",
             ) from None
     emit.add(
         ev.SETTING_SET,
