@@ -38,7 +38,12 @@ class Die(NamedTuple):
 
 
 class DiceSource(Protocol):
-    """Something that tells what a die with ``sides`` faces shows (1..sides)."""
+    """Something that tells what a die with ``sides`` faces shows (1..sides).
+
+    A source may also offer ``roll_many(times, sides) -> list[int]`` (the same dice in
+    one call), and set ``yields_faces = True`` when every value it gives is an ``int``
+    from 1 to ``sides``, so that the randomizer may share its ``Die`` records.
+    """
 
     def roll(self, sides: int) -> int: ...
 
@@ -51,15 +56,44 @@ _PROCESS_RNG = random.Random(int.from_bytes(os.urandom(32), "big"))
 class RandomSource:
     """Dice from a generator cryptographically seeded by the OS (the default)."""
 
+    yields_faces = True
+
     def __init__(self) -> None:
         self.roll_below = _PROCESS_RNG._randbelow  # 0..n-1, uniform, no argument checks
 
     def roll(self, sides: int) -> int:
         return self.roll_below(sides) + 1
 
+    def roll_many(self, times: int, sides: int) -> list[int]:
+        roll_below = self.roll_below
+        return [roll_below(sides) + 1 for _ in range(times)]
+
+
+_DEFAULT_SOURCE = RandomSource()  # stateless: one serves every randomizer
+
+#: Dice with at most this many sides share one ``Die`` per face (built on first use).
+SHARED_FACES_MAX_SIDES = 100
+_FACES: dict[int, dict[int, Die]] = {}
+
+
+def shared_faces(sides: int) -> dict[int, Die] | None:
+    """``faces[value]`` is the ``Die`` of a normal d``sides`` showing ``value`` (1..sides).
+
+    ``Die`` is immutable, so one record per face serves every roll; None for dice
+    with more than :data:`SHARED_FACES_MAX_SIDES` sides (their records are made per roll).
+    """
+    faces = _FACES.get(sides)
+    if faces is None:
+        if sides > SHARED_FACES_MAX_SIDES:
+            return None
+        faces = _FACES[sides] = {v: Die("normal", sides, v) for v in range(1, sides + 1)}
+    return faces
+
 
 class SeededSource:
     """Reproducible pseudo-random dice (simulations and Monte Carlo odds; not for play)."""
+
+    yields_faces = True
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
@@ -75,6 +109,8 @@ class ScriptedSource:
     than scripted, raises :class:`ScriptedDiceError`; :meth:`assert_exhausted`
     raises it when dice were left over.
     """
+
+    yields_faces = True  # checked when scripted
 
     def __init__(self, rands: Iterable[tuple[int, int]]) -> None:
         self._rands = [(int(v), int(s)) for v, s in rands]
@@ -130,6 +166,8 @@ class ManualSource:
     The answer is checked to be a face of that die; a wrong answer raises
     :class:`DiceInputError` (the front end asks again).
     """
+
+    yields_faces = True  # checked as typed
 
     def __init__(self, ask: Callable[[int], int | str]) -> None:
         self._ask = ask
@@ -203,10 +241,12 @@ class Randomizer:
     """
 
     def __init__(self, source: DiceSource | None = None) -> None:
-        self.source: DiceSource = source if source is not None else RandomSource()
+        self.source: DiceSource = source if source is not None else _DEFAULT_SOURCE
         self.rands: list[Die] = []
         self.limits_hit: list[str] = []
         self._count = 0
+        self._roll_many = getattr(self.source, "roll_many", None)  # None: one die at a time
+        self._shares_faces: bool = getattr(self.source, "yields_faces", False)
 
     # -- limits -------------------------------------------------------------
     def _hit(self, limit: str) -> None:
@@ -225,6 +265,25 @@ class Randomizer:
         self._count += 1
         return value
 
+    def _roll_dice(self, times: int, sides: int) -> list[int]:
+        """``times`` dice from the source: in one call if it can, else one by one."""
+        if self._roll_many is not None:
+            return self._roll_many(times, sides)
+        roll = self.source.roll
+        return [roll(sides) for _ in range(times)]
+
+    def _faces(self, sides: int) -> dict[int, Die] | None:
+        """The shared faces of a d``sides`` (see :func:`shared_faces`), if the source allows."""
+        return shared_faces(sides) if self._shares_faces else None
+
+    def _record(self, sides: int, values: list[int]) -> None:
+        """Record normal dice showing ``values``."""
+        faces = self._faces(sides)
+        if faces is None:
+            self.rands.extend([Die("normal", sides, value) for value in values])
+        else:
+            self.rands.extend([faces[value] for value in values])
+
     # -- the rolls ----------------------------------------------------------
     def roll_once(self, sides: int) -> int:
         """One die, 1..sides (0 without rolling when sides is out of range)."""
@@ -232,7 +291,8 @@ class Randomizer:
             self._hit("sides")
             return 0
         value = self._rand(sides)
-        self.rands.append(Die("normal", sides, value))
+        faces = self._faces(sides)
+        self.rands.append(Die("normal", sides, value) if faces is None else faces[value])
         return value
 
     def roll_barabara(self, times: int, sides: int) -> list[int]:
@@ -247,10 +307,9 @@ class Randomizer:
         if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
             self._hit("sides")
             return [0] * times
-        roll = self.source.roll
-        values = [roll(sides) for _ in range(times)]
+        values = self._roll_dice(times, sides)
         self._count += times
-        self.rands.extend(Die("normal", sides, value) for value in values)
+        self._record(sides, values)
         return values
 
     def roll_sum(self, times: int, sides: int) -> int:
