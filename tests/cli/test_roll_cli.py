@@ -84,6 +84,15 @@ def test_batch_answers_each_line_in_order_and_exits_zero() -> None:
     assert answers[5]["ok"] is False
 
 
+def test_batch_line_nested_too_deep_is_one_refused_line() -> None:
+    """json.loads raises RecursionError (not ValueError) for deep nesting: a traceback."""
+    result = roll("--batch", "-", stdin="[" * 100_000 + "\n" + '{"command": "1D6"}\n')
+    assert result.exit_code == 0
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert answers[0]["ok"] is False and "JSON" in answers[0]["message"]
+    assert answers[1]["ok"] is True
+
+
 def test_over_limit_keeps_bcdice_text_and_warns_in_both_languages() -> None:
     result = roll("500D6")
     assert result.exit_code == 0

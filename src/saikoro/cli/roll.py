@@ -42,7 +42,7 @@ def roll_json(command: str, system: str, rands: list[tuple[int, int]] | None) ->
 def _batch_request(line: str) -> tuple[str, str, list[tuple[int, int]] | None]:
     try:
         request = json.loads(line)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:  # RecursionError: nested too deep
         raise SaikoroError(
             Message(f"JSON として読めません: {error}", f"not valid JSON: {error}"),
             reason="invalid request",
