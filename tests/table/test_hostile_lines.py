@@ -154,3 +154,27 @@ def test_gm_setting_refusals_say_what_is_wrong_in_both_languages(room, line, ja,
     message = caught.value.message
     assert "pydantic" not in message.ja + message.en  # not pydantic's link to its docs
     assert ja in message.ja and en in message.en
+
+
+@pytest.mark.parametrize(
+    ("room_name", "speaker"),
+    [
+        ("r" * 201, None),  # the rooms table keeps 200 characters (PostgreSQL refused it)
+        ("é\udcff", None),  # a non-UTF-8 command-line argument (surrogate escape)
+        ("a\x00b", None),  # PostgreSQL text cannot hold NUL
+        ("ok", "é\udcff"),  # --as with a non-UTF-8 name: every line failed to be stored
+    ],
+)
+def test_room_and_speaker_names_the_store_cannot_keep_are_refused(tmp_path, room_name, speaker):
+    store = open_store(str(tmp_path / "names.db"))
+    with pytest.raises(SaikoroError) as caught:
+        TableSession.open(store, room_name, "LittleWorld", speaker=speaker)
+    assert caught.value.message.ja and caught.value.message.en
+    assert store.get_room("ok") is None
+    store.close()
+
+
+def test_a_long_room_name_within_the_limit_still_works(tmp_path):
+    store = open_store(str(tmp_path / "names.db"))
+    TableSession.open(store, "部" * 200, "LittleWorld").run("2D6")
+    store.close()

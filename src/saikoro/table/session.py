@@ -16,7 +16,7 @@ from pathlib import Path
 from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.store.sql import RoomRecord, SqlStore, VersionConflict
+from saikoro.store.sql import RoomRecord, SqlStore, VersionConflict, rooms
 from saikoro.table import events as ev
 from saikoro.table.dispatch import Context, Outcome, dispatch
 from saikoro.table.emit import fail
@@ -25,6 +25,8 @@ from saikoro.table.state import RoomState, _apply_in_place
 
 #: Optimistic attempts before a line waits for the room's write lock.
 OPTIMISTIC_TRIES = 3
+#: The rooms table keeps names of at most this many characters.
+ROOM_NAME_LENGTH: int = rooms.c.name.type.length or 200
 MAX_RETRIES = 20
 
 
@@ -89,6 +91,10 @@ class TableSession:
         **kwargs: object,
     ) -> TableSession:
         """Open ``room_name``, creating it with ``system`` on first use."""
+        _storable_name("部屋名", "room name", room_name, ROOM_NAME_LENGTH)
+        speaker = kwargs.get("speaker")
+        if isinstance(speaker, str):
+            _storable_name("話者名", "speaker name", speaker)
         room = store.get_room(room_name)
         if room is None:
             if not system:
@@ -179,4 +185,25 @@ class TableSession:
                 "the room is too busy; try again",
             ),
             reason="busy",
+        )
+
+
+def _storable_name(what_ja: str, what_en: str, name: str, limit: int | None = None) -> None:
+    """A name every store keeps: UTF-8 text (a command-line argument that is not UTF-8 comes
+    with surrogate escapes), no NUL (PostgreSQL), within the column's length."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise fail(
+            f"{what_ja} {name!r} は UTF-8 の文字列ではありません",
+            f"the {what_en} {name!r} is not UTF-8 text",
+        ) from None
+    if "\0" in name:
+        raise fail(
+            f"{what_ja}に NUL 文字は使えません", f"the {what_en} cannot contain a NUL character"
+        )
+    if limit is not None and len(name) > limit:
+        raise fail(
+            f"{what_ja}は {limit} 文字までです ({len(name)} 文字)",
+            f"the {what_en} has at most {limit} characters ({len(name)})",
         )
