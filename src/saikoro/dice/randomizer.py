@@ -265,20 +265,14 @@ class Randomizer:
         self._count += 1
         return value
 
-    def _roll_dice(self, times: int, sides: int) -> list[int]:
-        """``times`` dice from the source: in one call if it can, else one by one."""
-        if self._roll_many is not None:
-            return self._roll_many(times, sides)
+    def _roll_each(self, times: int, sides: int) -> list[int]:
+        """``times`` dice from a source without ``roll_many``, one by one."""
         roll = self.source.roll
         return [roll(sides) for _ in range(times)]
 
-    def _faces(self, sides: int) -> dict[int, Die] | None:
-        """The shared faces of a d``sides`` (see :func:`shared_faces`), if the source allows."""
-        return shared_faces(sides) if self._shares_faces else None
-
     def _record(self, sides: int, values: list[int]) -> None:
-        """Record normal dice showing ``values``."""
-        faces = self._faces(sides)
+        """Record normal dice showing ``values`` (shared faces when the source allows)."""
+        faces = shared_faces(sides) if self._shares_faces else None
         if faces is None:
             self.rands.extend([Die("normal", sides, value) for value in values])
         else:
@@ -291,7 +285,7 @@ class Randomizer:
             self._hit("sides")
             return 0
         value = self._rand(sides)
-        faces = self._faces(sides)
+        faces = shared_faces(sides) if self._shares_faces else None
         self.rands.append(Die("normal", sides, value) if faces is None else faces[value])
         return value
 
@@ -307,7 +301,8 @@ class Randomizer:
         if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
             self._hit("sides")
             return [0] * times
-        values = self._roll_dice(times, sides)
+        roll_many = self._roll_many
+        values = roll_many(times, sides) if roll_many is not None else self._roll_each(times, sides)
         self._count += times
         self._record(sides, values)
         return values
