@@ -53,13 +53,18 @@ _BASE_CHECK_SUM = _base_check_sum()
 class _Ctx:
     """What evaluating one command needs: the system, its randomizer and the dice rolled."""
 
-    __slots__ = ("dice", "randomizer", "round_type", "system")
+    __slots__ = ("dice_count", "groups", "randomizer", "round_type", "system")
 
     def __init__(self, system: GameSystem, randomizer: Randomizer | None) -> None:
         self.system = system
         self.randomizer = randomizer
         self.round_type = system.round_type
-        self.dice: list[tuple[int, int]] = []
+        self.groups: list[tuple[list[int], int]] = []  # (values, sides) of each roll
+        self.dice_count = 0
+
+    def dice(self) -> tuple[tuple[int, int], ...]:
+        """``(value, sides)`` of every die rolled, in order (for :class:`SumCheck`)."""
+        return tuple((value, sides) for values, sides in self.groups for value in values)
 
     def roll(self, times: int, sides: int) -> list[int]:
         randomizer = self.randomizer
@@ -74,7 +79,8 @@ class _Ctx:
             values = randomizer.roll_barabara(times, sides)
         if system.sort_add_dice:
             values.sort()
-        self.dice.extend([(value, sides) for value in values])
+        self.groups.append((values, sides))
+        self.dice_count += len(values)
         return values
 
 
@@ -440,14 +446,14 @@ def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollRes
     ctx = _Ctx(system, randomizer)
     total, output = command.lhs.eval(ctx)
     echo, target = command.static_parts(ctx)
-    parts = [echo] if command.lone_die_possible and len(ctx.dice) <= 1 else [echo, output]
+    parts = [echo] if command.lone_die_possible and ctx.dice_count <= 1 else [echo, output]
     parts.append(str(total))
     result = RollResult(text="", secret=command.secret, value=total)
     cmp_op = command.cmp_op
     if cmp_op is not None:
         check = None
         if type(system).check_sum is not _BASE_CHECK_SUM:
-            check = system.check_sum(SumCheck(total, tuple(ctx.dice), cmp_op, target))
+            check = system.check_sum(SumCheck(total, ctx.dice(), cmp_op, target))
         if check is not None:
             if check.text:
                 parts.append(check.text)
