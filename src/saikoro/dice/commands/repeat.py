@@ -9,8 +9,10 @@ dice per command holds for the whole line.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
+from saikoro.dice import engine
 from saikoro.dice.result import RollResult
 from saikoro.i18n import Message
 
@@ -41,31 +43,43 @@ TIMES_WARNING = Message(
 )
 
 
-def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+class RepeatCommand(NamedTuple):
+    secret: bool
+    times: int
+    trailer: str  # the repeated command
+    nested: bool  # the trailer is itself a repeat
+
+
+@lru_cache(maxsize=1024)
+def parse(text: str) -> RepeatCommand | None:
+    """The repeat command in ``text`` (parses are cached: a table repeats its lines), or None."""
     match = _COMMAND.match(text)
     if match is None:
         return None
     trailer = text[match.end() :]
     if not trailer:
         return None
-    secret = match.group(1) is not None
-    times = int(match.group(3))
-    if _NESTED.match(trailer):
+    nested = _NESTED.match(trailer) is not None
+    return RepeatCommand(match.group(1) is not None, int(match.group(3)), trailer, nested)
+
+
+def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+    command = parse(text)
+    if command is None:
+        return None
+    secret, times, trailer, nested = command
+    if nested:
         return RollResult(text=NESTED_TEXT, secret=secret, warnings=[NESTED_WARNING])
     if not 1 <= times <= REPEAT_LIMIT:
         return RollResult(text=TIMES_TEXT, secret=secret, warnings=[TIMES_WARNING])
 
-    from saikoro.dice.engine import evaluate_normalized
-
-    results = [evaluate_normalized(trailer, system, randomizer) for _ in range(times)]
-    if all(r is None for r in results):
+    evaluate_once = engine.evaluate_normalized
+    results = [evaluate_once(trailer, system, randomizer) for _ in range(times)]
+    answered = [r for r in results if r is not None]
+    if not answered:
         return RollResult(text=FAILED_TEXT.format(trailer=trailer), secret=secret)
     text = "\n\n".join(
-        f"#{index}\n{r.text if r is not None else ''}" for index, r in enumerate(results, 1)
+        [f"#{index}\n{r.text if r is not None else ''}" for index, r in enumerate(results, 1)]
     )
-    secret = secret or any(r is not None and r.secret for r in results)
-    return RollResult(
-        text=text,
-        secret=secret,
-        detail={"repeat": [r for r in results if r is not None]},
-    )
+    secret = secret or any([r.secret for r in answered])
+    return RollResult(text=text, secret=secret, detail={"repeat": answered})
