@@ -8,6 +8,7 @@ the file's ``system`` field.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 from pathlib import Path
@@ -229,8 +230,26 @@ def dump_sheet_text(sheet: SheetBase, suffix: str = ".json") -> str:
 
 
 def save_sheet(sheet: SheetBase, path: str | Path) -> None:
-    """Write atomically (a temporary file renamed over the target): no half-written sheets."""
+    """Write atomically (a temporary file renamed over the target): no half-written sheets.
+
+    Only a regular file (or a new one) is written: the rename would replace a device or a
+    pipe by a plain file. A path that cannot be written raises :class:`SheetError`.
+    """
     path = Path(path)
+
+    def cannot(ja: str, en: str) -> SheetError:
+        return SheetError(Message(f"{path} に書き出せません: {ja}", f"cannot write {path}: {en}"))
+
+    if path.exists() and not path.is_file():
+        raise cannot("普通のファイルではありません", "not a regular file")
+    if not path.name:
+        raise cannot("ファイル名がありません", "no file name")
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(dump_sheet_text(sheet, path.suffix), encoding="utf-8")
-    tmp.replace(path)
+    try:
+        tmp.write_text(dump_sheet_text(sheet, path.suffix), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        reason = error.strerror or str(error)
+        raise cannot(reason, reason) from None

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import stat
 import zipfile
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from saikoro.cli.main import app
@@ -153,3 +156,23 @@ def test_char_add_ccfolia_json_first_thing_in_a_fresh_process(
     )
     assert done.returncode == 0, done.stderr + done.stdout
     assert "ガルド" in done.stdout
+
+
+@pytest.mark.parametrize("target", ["missing/dir/out.json", "a_dir", "a_dir.json", "fifo.json"])
+def test_import_to_a_path_it_cannot_write_says_so(
+    tmp_path: Path, ccfolia_unmei_json: bytes, target: str
+) -> None:
+    """Tracebacks before; and the atomic rename replaced a device or pipe by a plain file
+    (as root, ``-o /dev/null`` would have replaced /dev/null)."""
+    (tmp_path / "a_dir").mkdir()
+    (tmp_path / "a_dir.json").mkdir()
+    os.mkfifo(tmp_path / "fifo.json")
+    source = tmp_path / "garudo.json"
+    source.write_bytes(ccfolia_unmei_json)
+    out = tmp_path / target
+    result = run("import", "ccfolia", str(source), "--system", "UnmeiD100", "-o", str(out))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and result.exception.__class__ is SystemExit
+    assert "書き出せません" in result.stderr and "cannot write" in result.stderr
+    assert stat.S_ISFIFO((tmp_path / "fifo.json").stat().st_mode)
+    assert not list(tmp_path.glob("**/*.tmp"))
