@@ -8,11 +8,14 @@ import sys
 from typing import Any
 
 import pytest
+import typer
 import uvicorn
 from typer.testing import CliRunner
 
 import saikoro.cli.serve
 from saikoro.cli.main import app
+
+check_port_free = saikoro.cli.serve._check_port_free  # before the fixture replaces it
 
 
 @pytest.fixture(autouse=True)
@@ -66,3 +69,31 @@ def test_busy_port_is_a_clear_error() -> None:
     assert done.returncode == 1
     assert "待ち受けできません" in done.stderr and "cannot listen" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("host", ["a" * 70, "a..b"])
+def test_a_host_name_that_cannot_be_encoded_is_a_clear_error(host, capsys) -> None:
+    """getaddrinfo raises UnicodeError (not OSError) for names IDNA cannot encode."""
+    with pytest.raises(typer.Exit) as caught:
+        check_port_free(host, 8000)
+    assert caught.value.exit_code == 1
+    err = capsys.readouterr().err
+    assert "待ち受けできません" in err and "cannot listen" in err
+
+
+def test_an_unknown_log_level_is_a_usage_error(monkeypatch) -> None:
+    monkeypatch.setattr(uvicorn, "run", lambda a, **o: None)
+    result = CliRunner().invoke(app, ["serve", "--log-level", "bogus"])
+    assert result.exit_code == 2
+    assert "bogus" in result.output and result.exception.__class__ is SystemExit
+
+
+def test_a_host_name_that_is_not_utf8_is_a_clear_error() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "saikoro", "serve", "--host", "\udcff", "--port", "8000"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert b"cannot listen" in done.stderr and b"Traceback" not in done.stderr

@@ -19,9 +19,17 @@ def serve(
     BCDice-API URL に http://HOST:PORT を指定してください。
     """
     import uvicorn
+    from uvicorn.config import LOG_LEVELS
 
     from saikoro.server.app import create_app
 
+    if log_level.lower() not in LOG_LEVELS:
+        typer.echo(
+            f"エラー / error: ログレベル {log_level!r} はありません ({', '.join(LOG_LEVELS)}) / "
+            f"unknown log level {log_level!r} (one of {', '.join(LOG_LEVELS)})",
+            err=True,
+        )
+        raise typer.Exit(2)
     _check_port_free(host, port)
     app = create_app(db)
     typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
@@ -29,7 +37,7 @@ def serve(
         app,
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.lower(),
         timeout_keep_alive=5,
         limit_concurrency=1000,
         h11_max_incomplete_event_size=64 * 1024,
@@ -45,10 +53,11 @@ def _check_port_free(host: str, port: int) -> None:
         with socket.socket(infos[0][0], socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind(infos[0][4])
-    except OSError as error:
+    except (OSError, UnicodeError) as error:  # UnicodeError: a name IDNA cannot encode
+        why = getattr(error, "strerror", None) or error
         typer.echo(
             f"エラー / error: {host}:{port} で待ち受けできません (使用中か権限がありません) / "
-            f"cannot listen on {host}:{port} (in use or not allowed): {error.strerror or error}",
+            f"cannot listen on {host}:{port} (in use or not allowed): {why}",
             err=True,
         )
         raise typer.Exit(1) from None
