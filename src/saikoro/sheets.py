@@ -27,6 +27,10 @@ SHEET_CLASSES: dict[str, str] = {
 }
 
 
+#: The largest sheet file read (a real sheet is a few KiB; YAML parses at about 1 MB/s).
+MAX_SHEET_BYTES = 1024 * 1024
+
+
 class SheetError(SaikoroError):
     """A sheet file that cannot be read or does not validate; ``problems`` lists each field."""
 
@@ -213,6 +217,13 @@ def parse_sheet_text(text: str, suffix: str = ".json", system: str | None = None
 def load_sheet(path: str | Path, system: str | None = None) -> SheetBase:
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_SHEET_BYTES:  # parsing a large YAML takes seconds per MB
+            raise SheetError(
+                Message(
+                    f"{path} が大きすぎます ({MAX_SHEET_BYTES // 1024} KiB まで)",
+                    f"{path} is too large (at most {MAX_SHEET_BYTES // 1024} KiB)",
+                )
+            )
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         message = Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}")
