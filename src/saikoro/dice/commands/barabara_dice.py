@@ -54,8 +54,11 @@ class Notation:
         return self.times.eval(round_type), self.sides.eval(round_type)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BarabaraCommand:
+    """A parsed command. Parses are cached, so each text has one: it hashes by identity,
+    which keeps the :func:`_numbers` cache look-up cheap."""
+
     secret: bool
     notations: tuple[Notation, ...]
     cmp_op: str | None
@@ -94,6 +97,7 @@ def parse_target(stream: TokenStream) -> tuple[str | None, Expr | None]:
     return op, arith.parse_add(stream)
 
 
+@lru_cache(maxsize=2048)
 def parse(text: str) -> BarabaraCommand | None:
     """The command in ``text`` (its first word; parses are cached), or None."""
     return _parse_word(arith.first_word(text))
@@ -141,11 +145,7 @@ def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollR
         success = sum(1 for v in values if succeeds(v, target))
     else:
         success = 0
-    notation = "+".join(f"{times}B{sides}" for times, sides in dice)
-    sequence = [
-        f"({notation}{cmp_text(cmp_op)}{none_as_empty(target)})",
-        ",".join(map(str, values)),
-    ]
+    sequence = [_echo(dice, cmp_op, target), ",".join(map(str, values))]
     if cmp_op:
         sequence.append(f"成功数{success}")
     sequence.extend(grich_text(system, values.count(1), len(values), success))
@@ -155,6 +155,13 @@ def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollR
         value=success if cmp_op else None,
         detail={"dice": groups, "success_count": success},
     )
+
+
+@lru_cache(maxsize=2048, typed=True)  # typed: a system's target 4.0 prints as 4.0
+def _echo(dice: tuple[tuple[int, int], ...], cmp_op: str | None, target: int | None) -> str:
+    """The command as BCDice echoes it: ``(3B6>=4)``."""
+    notation = "+".join(f"{times}B{sides}" for times, sides in dice)
+    return f"({notation}{cmp_text(cmp_op)}{none_as_empty(target)})"
 
 
 def evaluate(text: str, system: Any, randomizer: Randomizer) -> RollResult | None:
