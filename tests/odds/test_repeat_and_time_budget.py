@@ -93,3 +93,23 @@ def test_language_comes_from_saikoro_lang_unless_given() -> None:
     assert "success" in english and "成功" not in english
     assert "成功" in invoke("2D6>=7", env={"SAIKORO_LANG": "ja"}).stdout
     assert "成功" in invoke("--lang", "ja", "2D6>=7", env={"SAIKORO_LANG": "en"}).stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "30D6KH10",  # 324 632 multisets, each run three times: 15 s before
+        "(1D100)*(1D100)*(1D100)",  # 10⁶ sequences or 171 700 multisets: 5 s before
+    ],
+)
+def test_exact_methods_keep_to_the_time_budget(command: str) -> None:
+    started = time.monotonic()
+    result = saikoro.odds(command, seconds=0.4)
+    assert time.monotonic() - started < 1.5
+    assert not result.exact and result.method == "monte-carlo"  # an estimate, said to be one
+    assert sum(result.distribution.values()) == pytest.approx(1.0)
+
+
+def test_exact_odds_within_the_budget_stay_exact() -> None:
+    assert saikoro.odds("10D6KH3", seconds=2.0).method == "multiset"
+    assert saikoro.odds("(1D6)*(1D6)*(1D6)", seconds=2.0).exact

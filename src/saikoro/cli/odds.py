@@ -38,7 +38,8 @@ def register(app: typer.Typer) -> None:
         seconds: float = typer.Option(
             DEFAULT_SECONDS,
             "--seconds",
-            help="Monte Carlo time budget: stop after this many seconds with the samples done",
+            help="time budget: exact methods give way to Monte Carlo at half of it, which stops at "
+            "the end with the samples done",
         ),
         lang: Optional[str] = typer.Option(  # noqa: UP045
             None, "--lang", help="ja or en (human output; default: $SAIKORO_LANG, else ja)"

@@ -7,7 +7,7 @@
    independent dice; otherwise, when it rolls n identical dice whose order does not
    matter (checked on every multiset), one run per multiset of faces.
 3. Otherwise a Monte Carlo estimate (``exact: false``) with 95 % intervals, within a
-   time budget when one is given.
+   time budget when one is given (then 1 and 2 may use half of it before giving way).
 
 A repeat (``x3 2D6>=7``) has no value or flags of its own: its odds are those of one
 roll of the command after it, marked with :attr:`Odds.repeat`.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +84,7 @@ def odds(
         raise OddsMethodError(
             Message("時間制限は 0 秒より長くしてください", "the time budget must be above 0 s")
         )
+    started = time.monotonic()
     run = make_runner(command, system)
     counter = _Counting(SeededSource(seed))
     probe = run(counter)
@@ -129,7 +131,7 @@ def odds(
 
     estimate = enumeration.estimate_sequences(run, seed=seed, bound=limit)
     if method == "multiset":
-        found = _multisets(run, estimate, limit, seed)
+        found = _multisets(run, estimate, limit, seed, None)
         if found is None:
             raise OddsMethodError(
                 Message(
@@ -138,20 +140,23 @@ def odds(
                 )
             )
         return _from_enumeration(run, found, "multiset")
+    # With a time budget, the exact methods may use half of it; Monte Carlo has the rest.
+    exact_until = None if seconds is None else started + seconds / 2
     if estimate.mean > CONVOLVE_ABOVE:
         plain = _plain_sum(run)
         if plain is not None and plain.work <= convolution.WORK_LIMIT:
             return _from_convolution(run, plain, probe)
-        found = _multisets(run, estimate, limit, seed)
+        found = _multisets(run, estimate, limit, seed, exact_until)
         if found is not None:
             return _from_enumeration(run, found, "multiset")
     if estimate.mean <= limit:
         try:
-            return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit))
+            return _from_enumeration(run, enumeration.enumerate_outcomes(run, limit, exact_until))
         except enumeration.TreeTooLarge:
             pass
     n = montecarlo.affordable_samples(samples, max(estimate.most_dice, counter.dice))
-    return _from_sample(run, montecarlo.sample_outcomes(run, n, seed, seconds))
+    left = None if seconds is None else max(seconds - (time.monotonic() - started), seconds / 10)
+    return _from_sample(run, montecarlo.sample_outcomes(run, n, seed, left))
 
 
 class _Counting:
@@ -178,15 +183,20 @@ def _plain_sum(run: Runner) -> convolution.PlainSum | None:
 
 
 def _multisets(
-    run: Runner, estimate: enumeration.SequenceEstimate, limit: int, seed: int
+    run: Runner,
+    estimate: enumeration.SequenceEstimate,
+    limit: int,
+    seed: int,
+    deadline: float | None,
 ) -> enumeration.Enumeration | None:
-    """Multiset enumeration when every walk rolled the same n ≥ 2 dice of one size."""
+    """Multiset enumeration when every walk rolled the same n ≥ 2 dice of one size (None
+    also when ``time.monotonic()`` passes ``deadline`` first)."""
     sides = estimate.sides
     if not sides or len(sides) < 2 or len(set(sides)) != 1 or sides[0] < 2:
         return None
     if 3 * multiset.multiset_count(len(sides), sides[0]) > limit:
         return None
-    return multiset.enumerate_multisets(run, len(sides), sides[0], seed)
+    return multiset.enumerate_multisets(run, len(sides), sides[0], seed, deadline)
 
 
 def _flag_probability(outcomes: dict[Outcome, Fraction], flag: str) -> Fraction:

@@ -11,6 +11,7 @@ probability is the product of 1/sides of its dice.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -93,9 +94,12 @@ class Enumeration:
 
 
 def enumerate_outcomes(
-    run: Callable[[DiceSource], RollResult | None], limit: int = 10**6
+    run: Callable[[DiceSource], RollResult | None],
+    limit: int = 10**6,
+    deadline: float | None = None,
 ) -> Enumeration:
-    """Run every dice sequence of ``run``; raises :class:`TreeTooLarge` past ``limit``."""
+    """Run every dice sequence of ``run``; raises :class:`TreeTooLarge` past ``limit``
+    sequences, or when ``time.monotonic()`` passes ``deadline`` first."""
     source = TreeSource(limit * DEPTH_FACTOR)
     counts: dict[tuple[Outcome, int], int] = {}
     common = CommonDetails()
@@ -114,6 +118,8 @@ def enumerate_outcomes(
             raise NondeterministicCommandError()
         sequences += 1
         if sequences > limit:
+            raise TreeTooLarge()
+        if deadline is not None and sequences % 256 == 0 and time.monotonic() > deadline:
             raise TreeTooLarge()
         denominator = source.denominators[source.pos - 1] if source.pos else 1
         key = (outcome_of(result), denominator)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -73,13 +74,17 @@ def enumerate_multisets(
     dice: int,
     sides: int,
     seed: int = 0,
+    deadline: float | None = None,
 ) -> Enumeration | None:
-    """Every multiset of faces, checked for order-freedom; None when the order matters."""
+    """Every multiset of faces, checked for order-freedom; None when the order matters or
+    when ``time.monotonic()`` passes ``deadline`` first."""
     rng = random.Random(seed)
     factorial = [math.factorial(k) for k in range(dice + 1)]
     counts: dict[Outcome, int] = {}
     common = CommonDetails()
-    for combo in combinations_with_replacement(range(1, sides + 1), dice):
+    for i, combo in enumerate(combinations_with_replacement(range(1, sides + 1), dice)):
+        if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
+            return None
         found = _outcome(run, combo, sides)
         if found is None:
             return None
