@@ -83,32 +83,33 @@ def eval_specific(text: str, system: GameSystem, randomizer: Randomizer) -> Roll
     return result
 
 
-#: Which common command answered a text last time, by (system class, text). Whether a
-#: command module accepts a text depends only on the text, and a module that declines
-#: rolls no dice, so starting with the module that answered before changes no outcome;
-#: it saves the parse attempts of the modules before it (Repeat runs its text many times).
-_ANSWERED_BY: dict[tuple[type, str], int] = {}
+#: Which common command module answered a text last time, by (system class, text).
+#: Whether a command module accepts a text depends only on the text, and a module that
+#: declines rolls no dice, so starting with the module that answered before changes no
+#: outcome; it saves the parse attempts of the modules before it (Repeat runs its text
+#: many times).
+_ANSWERED_BY: dict[tuple[type, str], ModuleType] = {}
 _ANSWERED_BY_SIZE = 4096
 
 
 def evaluate_normalized(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
     """Evaluate already-normalized text once (Repeat calls this for each repetition)."""
-    result = eval_specific(text, system, randomizer)
-    if result is not None:
-        return result
-    modules = common_command_modules()
+    if system.prefixes_pattern is not None:  # the system has commands of its own
+        result = eval_specific(text, system, randomizer)
+        if result is not None:
+            return result
     key = (type(system), text)
     known = _ANSWERED_BY.get(key)
     if known is not None:
-        result = modules[known].evaluate(text, system, randomizer)
+        result = known.evaluate(text, system, randomizer)
         if result is not None:
             return result
-    for index, module in enumerate(modules):
+    for module in common_command_modules():
         result = module.evaluate(text, system, randomizer)
         if result is not None:
             if len(_ANSWERED_BY) >= _ANSWERED_BY_SIZE:
                 _ANSWERED_BY.clear()
-            _ANSWERED_BY[key] = index
+            _ANSWERED_BY[key] = module
             return result
     return None
 
