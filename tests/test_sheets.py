@@ -119,3 +119,14 @@ def test_a_sheet_file_over_the_size_limit_is_refused_before_parsing(tmp_path) ->
     assert "大きすぎ" in caught.value.message.ja and "too large" in caught.value.message.en
     big.write_text(body, encoding="utf-8")
     assert load_sheet(big).name == "big"
+
+
+def test_text_that_is_not_unicode_is_named_in_both_languages() -> None:
+    """A JSON sheet may escape a lone surrogate ("\\ud800"): pydantic's string_unicode."""
+    data = {"system": "LittleWorld", "name": "a\ud800", "max_hp": 5}
+    data["abilities"] = {"体力": 1, "技巧": 1, "理知": 1}
+    with pytest.raises(SheetError) as caught:
+        sheet_from_data(data)
+    (problem,) = caught.value.problems
+    assert "Unicode" in problem.ja and "値が正しくありません" not in problem.ja
+    assert "Unicode" in problem.en

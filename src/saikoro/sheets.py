@@ -92,6 +92,7 @@ PYDANTIC_MESSAGES: dict[str, tuple[str, str]] = {
     "literal_error": ("{expected} のどれかを書いてください", "must be one of {expected}"),
     "enum": ("{expected} のどれかを書いてください", "must be one of {expected}"),
     "string_type": ("文字列で書いてください", "must be a text"),
+    "string_unicode": ("正しい Unicode の文字列にしてください", "must be valid Unicode text"),
     "string_too_short": ("空にはできません", "cannot be empty"),
     "string_too_long": ("{max_length} 文字までです", "at most {max_length} characters"),
     "string_pattern_mismatch": ("形式が違います ({pattern})", "does not match {pattern}"),
