@@ -114,7 +114,7 @@ def test_python_dash_m_is_the_same_cli() -> None:
 def test_interactive_prompt_reads_lines_from_a_pipe() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "saikoro"],
-        input="/systems\n/system Nope\nC(1+2)\n/quit\n",
+        input="/systems\n/system Nope\n/system\nC(1+2)\n/quit\n",
         capture_output=True,
         text=True,
         timeout=60,
@@ -123,6 +123,7 @@ def test_interactive_prompt_reads_lines_from_a_pipe() -> None:
     assert "DiceBot" in done.stdout
     assert "c(1+2) ＞ 3".lower() in done.stdout.lower()
     assert "Nope" in done.stderr
+    assert "→ DiceBot" in done.stdout and "'/system'" not in done.stderr  # no ID: the current
 
 
 def test_batch_lines_in_another_encoding_or_with_a_bom(tmp_path) -> None:

@@ -68,8 +68,10 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
             elif line == "/systems":
                 for s in systems.sorted_by_sort_key():
                     print(f"{s.id}\t{s.name}")
-            elif line.startswith("/system"):
-                state["system"] = systems.get_system(line.split(maxsplit=1)[-1].strip()).id
+            elif line == "/system" or line.startswith("/system "):
+                name = line[len("/system") :].strip()
+                if name:  # without an ID: say which system is in use
+                    state["system"] = systems.get_system(name).id
                 print(f"→ {state['system']} ({systems[state['system']].name})")
             elif line == "/manual":
                 state["manual"] = not state["manual"]
