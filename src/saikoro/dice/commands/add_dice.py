@@ -53,14 +53,13 @@ _BASE_CHECK_SUM = _base_check_sum()
 class _Ctx:
     """What evaluating one command needs: the system, its randomizer and the dice rolled."""
 
-    __slots__ = ("dice_count", "groups", "randomizer", "round_type", "system")
+    __slots__ = ("groups", "randomizer", "round_type", "system")
 
     def __init__(self, system: GameSystem, randomizer: Randomizer | None) -> None:
         self.system = system
         self.randomizer = randomizer
         self.round_type = system.round_type
         self.groups: list[tuple[list[int], int]] = []  # (values, sides) of each roll
-        self.dice_count = 0
 
     def dice(self) -> tuple[tuple[int, int], ...]:
         """``(value, sides)`` of every die rolled, in order (for :class:`SumCheck`)."""
@@ -80,7 +79,6 @@ class _Ctx:
         if system.sort_add_dice:
             values.sort()
         self.groups.append((values, sides))
-        self.dice_count += len(values)
         return values
 
 
@@ -199,6 +197,11 @@ FILTERS = {
 }
 
 
+def dice_output(total: int, values: list[int]) -> str:
+    """A roll as BCDice shows it in a sum: ``7[3,4]``."""
+    return f"{total}[{','.join(map(str, values))}]"
+
+
 class NegativeKeepCountError(SaikoroError):
     """``3D6KH(0-1)``: BCDice refuses a negative keep/drop count (it raises), so do we."""
 
@@ -235,21 +238,25 @@ class Dice(Node):
     def _sides(self, ctx: _Ctx) -> int:
         return ctx.system.sides_implicit_d if self.sides is None else self.sides.value(ctx)
 
-    def eval(self, ctx: _Ctx) -> tuple[int, str]:
+    def roll(self, ctx: _Ctx) -> list[int]:
+        """The dice, as rolled (no filter applied)."""
         times_node, sides_node = self.times, self.sides
         times = times_node.literal if type(times_node) is Num else times_node.value(ctx)
         sides = sides_node.literal if type(sides_node) is Num else self._sides(ctx)
+        return ctx.roll(times, sides)
+
+    def eval(self, ctx: _Ctx) -> tuple[int, str]:
         if self.filter is None:
-            values = ctx.roll(times, sides)
+            values = self.roll(ctx)
             total = sum(values)
-            return total, f"{total}[{','.join(map(str, values))}]"
+            return total, dice_output(total, values)
         assert self.count is not None
         count = self.count.value(ctx)
-        values = sorted(ctx.roll(times, sides))
+        values = sorted(self.roll(ctx))
         if count < 0:
             raise NegativeKeepCountError(self.filter, count)
         total = sum(FILTERS[self.filter](values, count))
-        return total, f"{total}[{','.join(map(str, values))}]"
+        return total, dice_output(total, values)
 
     def expr(self, ctx: _Ctx) -> str:
         text = f"{self.times.value(ctx)}D{self._sides(ctx)}"
@@ -262,7 +269,7 @@ class Dice(Node):
 class Command:
     """A parsed AddDice command. Its echo and target depend only on the system's settings."""
 
-    __slots__ = ("_static", "cmp_op", "lhs", "lone_die_possible", "rhs", "secret")
+    __slots__ = ("_static", "cmp_op", "lhs", "plain_roll", "rhs", "secret")
 
     def __init__(self, secret: bool, lhs: Node, cmp_op: str | None, rhs: Node | str | None):
         self.secret = secret
@@ -270,7 +277,7 @@ class Command:
         self.cmp_op = cmp_op
         self.rhs = rhs  # a dice-free node, "?" or None
         # BCDice repeats the dice ("5[2,3]") unless the whole left side is one plain die.
-        self.lone_die_possible = isinstance(lhs, Dice) and lhs.plain
+        self.plain_roll = lhs if isinstance(lhs, Dice) and lhs.plain else None
         self._static: dict[tuple[str, int], tuple[str, int | None]] = {}
 
     def static_parts(self, ctx: _Ctx) -> tuple[str, int | None]:
@@ -444,9 +451,16 @@ def parse(text: str) -> Command | None:
 
 def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollResult:
     ctx = _Ctx(system, randomizer)
-    total, output = command.lhs.eval(ctx)
-    echo, target = command.static_parts(ctx)
-    parts = [echo] if command.lone_die_possible and ctx.dice_count <= 1 else [echo, output]
+    if command.plain_roll is not None:  # the left side is one plain roll (BCDice's DiceRoll)
+        values = command.plain_roll.roll(ctx)
+        total = sum(values)
+        echo, target = command.static_parts(ctx)
+        # BCDice does not repeat a lone die: "(1D100) ＞ 42", not "(1D100) ＞ 42[42] ＞ 42"
+        parts = [echo] if len(values) <= 1 else [echo, dice_output(total, values)]
+    else:
+        total, output = command.lhs.eval(ctx)
+        echo, target = command.static_parts(ctx)
+        parts = [echo, output]
     parts.append(str(total))
     result = RollResult(text="", secret=command.secret, value=total)
     cmp_op = command.cmp_op
