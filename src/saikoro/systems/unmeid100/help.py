@@ -47,6 +47,8 @@ HELP_MESSAGE = (
 #: Japanese output words → English, for ``lang="en"``.
 GLOSSARY_EN: dict[str, str] = {
     "クリティカルヒット！ 命中": "Critical hit!",
+    "クリティカルヒット！": "Critical hit!",
+    "クリティカルヒット": "critical hit",
     "失敗（アーマークラスに防がれた）": "Failure (stopped by armour class)",
     "失敗（外れ）": "Failure (miss)",
     "失敗（射程外）": "Failure (out of range)",
