@@ -162,6 +162,8 @@ def odds(
 class _Counting:
     """A dice source that counts the dice it gives."""
 
+    yields_faces = True  # only faces 1..sides: the randomizer may share Die records
+
     def __init__(self, source: SeededSource) -> None:
         self.source = source
         self.dice = 0

@@ -93,6 +93,8 @@ def parse_plain_sum(text: str, implicit_sides: int = 6) -> PlainSum | None:
 
 
 class _Recorder:
+    yields_faces = True  # only faces 1..sides: the randomizer may share Die records
+
     def __init__(self, pick: Callable[[int], int]) -> None:
         self.pick = pick
         self.faces: list[int] = []

@@ -40,6 +40,8 @@ class _Abort(Exception):
 class TreeSource:
     """A dice source that replays ``values[:fixed]`` and extends with 1s."""
 
+    yields_faces = True  # only faces 1..sides: the randomizer may share Die records
+
     __slots__ = ("denominators", "error", "fixed", "max_denominator", "pos", "sides", "values")
 
     def __init__(self, max_denominator: int) -> None:
@@ -168,6 +170,8 @@ def estimate_sequences(
     same: tuple[int, ...] | None = None
 
     class _Walk:
+        yields_faces = True
+
         def __init__(self) -> None:
             self.product = 1
             self.sides: list[int] = []

@@ -34,6 +34,7 @@ class _Mismatch(Exception):
 
 
 class _Faces:
+    yields_faces = True  # only faces 1..sides: the randomizer may share Die records
     __slots__ = ("faces", "mismatch", "position", "sides")
 
     def __init__(self, faces: Sequence[int], sides: int) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from saikoro.dice.randomizer import UPPER_LIMIT_DICE_SIDES, DiceSource, Die, Randomizer
+from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message
 
@@ -88,28 +88,6 @@ def scalar_details(result: RollResult | None) -> dict[str, Any]:
     }
 
 
-_DICE: dict[tuple[int, int], Die] = {}
-
-
-class LeanRandomizer(Randomizer):
-    """The real :class:`Randomizer` with shared ``Die`` records (odds run commands 10⁶ times).
-
-    ``Die`` is frozen, so one instance per (sides, value) serves every run; the rolls,
-    limits and records are the base class's.
-    """
-
-    def roll_once(self, sides: int) -> int:
-        if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
-            self._hit("sides")
-            return 0
-        value = self._rand(sides)
-        die = _DICE.get((sides, value))
-        if die is None:
-            die = _DICE[(sides, value)] = Die("normal", sides, value)
-        self.rands.append(die)
-        return value
-
-
 class CommonDetails:
     """The scalar details equal in every result seen so far, and the first result."""
 
@@ -145,7 +123,7 @@ class Runner:
     def __call__(self, source: DiceSource) -> RollResult | None:
         from saikoro.dice import engine
 
-        return engine.evaluate_normalized(self.text, self.system, LeanRandomizer(source))
+        return engine.evaluate_normalized(self.text, self.system, Randomizer(source))
 
 
 def make_runner(command: str, system: str) -> Runner:
