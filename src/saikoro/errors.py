@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from saikoro.i18n import Message
 
+#: Errors BCDice-API itself gives: their body is exactly ``{"ok": false, "reason": …}``.
+BCDICE_API_REASONS = frozenset({"unsupported game system", "unsupported command"})
+
 
 class SaikoroError(Exception):
     """Base of every error saikoro raises on bad input or bad data.

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from saikoro.cli.report import print_error
-from saikoro.errors import SaikoroError, UnsupportedCommandError
+from saikoro.errors import BCDICE_API_REASONS, SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message, current_lang
 
 NOT_A_COMMAND = Message("コマンドとして解釈できません", "not a command of this game system")
@@ -18,8 +18,7 @@ NOT_A_COMMAND = Message("コマンドとして解釈できません", "not a com
 
 def error_json(error: SaikoroError) -> dict[str, Any]:
     """BCDice-API's error body; the fixed reasons stay exact, others say what was wrong."""
-    fixed = {"unsupported game system", "unsupported command"}
-    reason = error.reason if error.reason in fixed else error.message.en
+    reason = error.reason if error.reason in BCDICE_API_REASONS else error.message.en
     return {"ok": False, "reason": reason, "message": error.message.both()}
 
 

@@ -19,15 +19,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
-from saikoro.errors import SaikoroError
+from saikoro.errors import BCDICE_API_REASONS, SaikoroError
 from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
 from saikoro.server.routes_v2 import RollTimeoutError, router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
-#: Errors BCDice-API itself gives: their body is exactly ``{"ok": false, "reason": …}``.
-EXACT_REASONS = frozenset({"unsupported game system", "unsupported command"})
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
@@ -43,7 +41,7 @@ def _error(status: int, reason: str, message: str | None = None) -> JSONResponse
 
 def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
     """BCDice-API's status and body for one of saikoro's errors."""
-    if error.reason in EXACT_REASONS:  # BCDice-API's own errors: its body exactly
+    if error.reason in BCDICE_API_REASONS:  # BCDice-API's own errors: its body exactly
         return 400, error_json(error.reason)
     status = 503 if isinstance(error, RollTimeoutError) else 400
     return status, error_json(error.reason, error.message.both())
