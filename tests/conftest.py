@@ -17,15 +17,29 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 
-def shared_dir() -> Path:
-    """The read-only ``shared/`` folder beside the checkout (spec, seeds, BCDice test data)."""
+#: A copy of shared/'s test data kept in the repository, for a clone without shared/ beside it.
+SHARED_COPY = REPO / "tests" / "data" / "shared"
+
+
+def real_shared_dir() -> Path | None:
+    """The read-only ``shared/`` folder beside the checkout (or ``$SAIKORO_SHARED_DIR``)."""
     env = os.environ.get("SAIKORO_SHARED_DIR")
     candidates = [Path(env)] if env else []
     candidates += [REPO.parent / "shared", REPO / "shared"]
     for candidate in candidates:
         if (candidate / "conformance" / "bcdice").is_dir():
             return candidate
-    raise RuntimeError("shared/ not found beside the checkout; set SAIKORO_SHARED_DIR")
+    return None
+
+
+def shared_dir() -> Path:
+    """``shared/`` beside the checkout when present (CI), else the repository's copy of it."""
+    return real_shared_dir() or SHARED_COPY
+
+
+@pytest.fixture(scope="session")
+def real_shared() -> Path | None:
+    return real_shared_dir()
 
 
 @pytest.fixture(scope="session")

@@ -8,27 +8,17 @@ five flags must equal BCDice's (absent flags mean false, ``output = ""`` means
 
 from __future__ import annotations
 
-import os
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import shared_dir  # tests/conftest.py: shared/ beside the checkout, or its copy
 
 import saikoro
 
 FLAGS = ("secret", "success", "failure", "critical", "fumble")
 EXPECTED_CASES = 326
-
-
-def _conformance_dir_for_collection() -> Path | None:
-    """Where the data is, to enumerate cases at collection time (the test reads via ``shared``)."""
-    repo = Path(__file__).resolve().parents[2]
-    env = os.environ.get("SAIKORO_SHARED_DIR")
-    for candidate in ([Path(env)] if env else []) + [repo.parent / "shared", repo / "shared"]:
-        if (candidate / "conformance" / "bcdice").is_dir():
-            return candidate / "conformance" / "bcdice"
-    return None
 
 
 def _load(path: Path) -> list[dict[str, Any]]:
@@ -37,9 +27,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
 
 
 def _case_ids() -> list[tuple[str, int]]:
-    folder = _conformance_dir_for_collection()
-    if folder is None:
-        return []
+    folder = shared_dir() / "conformance" / "bcdice"
     return [
         (path.name, index)
         for path in sorted(folder.glob("*.toml"))
