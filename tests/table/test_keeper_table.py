@@ -11,7 +11,7 @@ from .helpers import play
 KEEPER = Path(__file__).resolve().parents[2] / "examples" / "littleworld" / "pc_lily_keeper.yaml"
 
 
-@pytest.mark.rule("LW-ABIL-05")
+@pytest.mark.rule("LW-ABIL-05", via="table")
 def test_taboo_reaching_100_raises_the_event_once_per_crossing(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     out = play(
