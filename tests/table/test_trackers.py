@@ -38,6 +38,8 @@ def test_back_row_moves_up_when_the_front_row_falls(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/gm row アリス 後衛")
     assert s.state.characters["アリス"].fields["row"] == "後衛"
     s.run("@ボブ :HP=0")  # the only PC front-liner is down
+    assert s.state.characters["アリス"].fields["row"] == "後衛"  # out of combat: as set
+    s.run("/combat start")  # in combat the collapse applies
     assert s.state.characters["アリス"].fields["row"] == "前衛"
 
 
@@ -209,9 +211,10 @@ def test_rest_and_time_out_of_combat(room):
     assert s.state.characters["アリス"].hp == 10
     assert s.state.characters["ゴブリン"].conditions == []
     s.run("/gm time 50 rest")  # 90 minutes: two more ticks (60, 90)
-    assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == 90
+    nights = 3 * 480  # the three nights of rest above passed on the clock (night_minutes)
+    assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == nights + 90
     s.run("/undo")  # the clock goes back with it
-    assert s.state.fields["minutes"] == 40 and s.state.characters["アリス"].hp == 10
+    assert s.state.fields["minutes"] == nights + 40 and s.state.characters["アリス"].hp == 10
 
 
 @pytest.mark.rule("UM-SWITCH-01")

@@ -130,7 +130,8 @@ _AT = re.compile(r"^@(\S+)\s+(.*)$", re.DOTALL)
 #: How a speaker with no character (no --as, no @NAME) is shown: the GM with --gm, else a player.
 GM_NAME = Message("GM", "GM")
 PLAYER_NAME = Message("プレイヤー", "player")
-_STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*([+\-=])\s*(-?\d+)\s*$")
+#: ``:LABEL+N`` / ``:LABEL-N`` (N a plain number: ``:HP--3`` is refused) or ``:LABEL=N``.
+_STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*(?:([+\-])\s*(\d+)|(=)\s*(-?\d+))\s*$")
 _REF = re.compile(r"\{([^{}]+)\}")
 
 
@@ -280,14 +281,26 @@ def _status_edit(
             "ステータスを変えるキャラクターがいません (--as または @名前)",
             "no character to edit (--as or @NAME)",
         )
-    label, op, amount = match.group(1), match.group(2), int(match.group(3))
+    label = match.group(1)
+    op, amount = (match.group(2), match.group(3)) if match.group(2) else match.group(4, 5)
     emit.gm = ctx.gm
+    change_status(emit, tracker, speaker, label, op, int(amount))
+    return
     change_status(emit, tracker, speaker, label, op, amount)
 
 
 def change_status(
-    emit: Emit, tracker: Tracker, name: str, label: str, op: str, amount: int
+    emit: Emit,
+    tracker: Tracker,
+    name: str,
+    label: str,
+    op: str,
+    amount: int,
+    *,
+    ruling: bool = False,
 ) -> None:
+    """``:LABEL±N`` / ``:LABEL=N`` (``ruling``: the GM's ``/gm set``), as the system allows
+    (:meth:`Tracker.bound_status`)."""
     character = emit.character(name)
     upper = label.upper()
     offset = 0
@@ -306,8 +319,7 @@ def change_status(
             )
         key, current, offset = found
     value = amount if op == "=" else current + amount if op == "+" else current - amount
-    if key == "hp" and op == "+" and value > character.max_hp:
-        value = max(current, character.max_hp)  # healing never goes above max HP
+    value = tracker.bound_status(emit, name, key, current, value, op, ruling)
     shown = {"hp": "HP", "max_hp": "最大HP"}.get(key, label)
     emit.set_status(
         name,
@@ -558,6 +570,12 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             )
         if sheet.name in emit.state.characters:
             raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+        if not {"hp", "max_hp"} & sheet.model_fields_set:
+            raise fail(
+                f"{sheet.name} のシートに HP がありません: 最大HP (max_hp) を書いてください",
+                f"{sheet.name}'s sheet has no HP: give its max HP (max_hp)",
+                "no hp",
+            )
         character = tracker.new_character(sheet, side, row)
         emit.gm = ctx.gm
         emit.add(
@@ -568,6 +586,7 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                 f"{character.name} joins (HP {character.hp}/{character.max_hp})",
             ),
         )
+        tracker.joined(emit, emit.state.characters[character.name])
         return
     if sub == "remove" and len(args) == 2:
         emit.character(args[1])
@@ -647,7 +666,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             return
         if not value.lstrip("-").isdecimal():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
-        change_status(emit, tracker, name, key, "=", int(value))
+        change_status(emit, tracker, name, key, "=", int(value), ruling=True)
         emit.add(
             ev.NOTICE,
             {"ruling": "set", "name": name, "key": key, "value": int(value)},

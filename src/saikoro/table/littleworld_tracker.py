@@ -38,6 +38,7 @@ ABILITIES = ("体力", "技巧", "理知")
 POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION = S.confusion_label
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
+TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
 
 
 def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.Conditions:
@@ -65,6 +66,8 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
     settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
+    min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
+    hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
 
     def __init__(self) -> None:
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
@@ -157,6 +160,46 @@ class LittleWorldTracker(Tracker):
         if label == POISON:
             return None  # a condition (/cond add NAME 毒 LEVEL), not a status
         return super().editable(character, label)
+
+    def bound_status(
+        self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
+    ) -> int:
+        """LW-HP-02: HP ≤ 0 does not recover (only a GM ruling, logged as one, may change it);
+        LW-ABIL-05: 価値観 stays within 1–99 %, 禁忌値 within 0–100 (an edit above 100 stops
+        at 100, the event is raised)."""
+        if key == "hp" and current <= 0 and value > current:
+            if not emit.gm:
+                raise fail(
+                    f"{name} は HP {current} (行動不能) なので回復できません: GMの裁定だけが変えられます",
+                    f"{name} is at HP {current} (unable to act) and cannot recover: "
+                    "only a GM ruling can change it",
+                    "cannot recover",
+                )
+            if not ruling:
+                emit.add(
+                    ev.NOTICE,
+                    {"ruling": "hp", "name": name, "value": value},
+                    rules=("LW-HP-02",),
+                    text=Message(
+                        f"GM裁定: HP {current} の {name} の HP を変更",
+                        f"GM ruling: {name}'s HP changed from {current}",
+                    ),
+                )
+        if key == "価値観" and not 1 <= value <= 99:
+            raise fail(
+                f"価値観は1〜99%です ({value} は使えません)",
+                f"価値観 is 1 to 99 % (not {value})",
+                "bad value",
+            )
+        if key == "禁忌値":
+            if value < 0:
+                raise fail(
+                    f"禁忌値は0以上です ({value} は使えません)",
+                    f"禁忌値 is at least 0 (not {value})",
+                    "bad value",
+                )
+            value = min(value, TABOO_MAX)
+        return super().bound_status(emit, name, key, current, value, op, ruling)
 
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
         return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
@@ -322,6 +365,25 @@ class LittleWorldTracker(Tracker):
         character = emit.state.characters.get(name)
         return character is not None and not character.down
 
+    def end_turn(self, emit: Emit, name: str) -> None:
+        """LW-COND-04: the turn ends; a sleeper who has now spent three own turns asleep
+        wakes (the third turn was still played asleep)."""
+        super().end_turn(emit, name)
+        character = emit.state.characters.get(name)
+        if character is None or character.condition(SLEEP) is None:
+            return
+        change = lwc.after_own_turn(rule_conditions(character), character.hp, self.cfg(emit))
+        for label in change.recovered:
+            emit.remove_condition(
+                name,
+                label,
+                rules=change.rules,
+                text=Message(
+                    f"{name}: {label} から回復 (自身の行動を3回消費)",
+                    f"{name} wakes up (three own turns spent asleep)",
+                ),
+            )
+
     # -- actions -----------------------------------------------------------
     def pass_turn(self, emit: Emit, name: str, args: list[str]) -> None:
         combat = emit.state.combat
@@ -462,26 +524,7 @@ class LittleWorldTracker(Tracker):
 
     # -- after every change ---------------------------------------------------
     def after_line(self, emit: Emit) -> None:
-        characters = list(emit.state.characters.values())
-        for side in ("pc", "npc"):
-            members = [
-                lwt.RowMember(
-                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
-                )
-                for c in characters
-                if c.side == side
-            ]
-            collapse = lwt.collapse_rows(members)
-            for moved in collapse.moved:
-                emit.set_field(
-                    moved,
-                    "row",
-                    "前衛",
-                    rules=collapse.rules,
-                    text=Message(
-                        f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
-                    ),
-                )
+        self.settle_rows(emit)
         members = [
             lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
             for c in emit.state.characters.values()
@@ -500,6 +543,61 @@ class LittleWorldTracker(Tracker):
             )
         elif was and not status.down:
             emit.add(ev.PARTY_DOWN, {"down": False}, rules=status.rules)
+
+    def settle_rows(self, emit: Emit) -> None:
+        """LW-COMBAT-16 in combat only: a side whose front row is empty or all 行動不能 moves
+        its back row to the front (they remember the row they were set to, ``row_set``).
+        They go back when a front-liner able to act joins the combat, and when it ends;
+        out of combat rows stay as set (``/char add … back``, ``/gm row``)."""
+        if emit.state.combat is None:
+            self.restore_rows(emit, ("pc", "npc"), "combat over")
+            return
+        for side in ("pc", "npc"):
+            members = [
+                lwt.RowMember(
+                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
+                )
+                for c in emit.state.characters.values()
+                if c.side == side
+            ]
+            collapse = lwt.collapse_rows(members)
+            for moved in collapse.moved:
+                emit.set_field(moved, "row_set", "後衛")
+                emit.set_field(
+                    moved,
+                    "row",
+                    "前衛",
+                    rules=collapse.rules,
+                    text=Message(
+                        f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
+                    ),
+                )
+
+    def restore_rows(self, emit: Emit, sides: tuple[str, ...], why: str) -> None:
+        """Characters moved up by the collapse go back to the row they were set to."""
+        for c in list(emit.state.characters.values()):
+            if c.side in sides and c.fields.get("row_set"):
+                row = c.fields["row_set"]
+                emit.set_field(c.name, "row_set", "")
+                emit.set_field(
+                    c.name,
+                    "row",
+                    row,
+                    rules=("LW-COMBAT-16",),
+                    text=Message(
+                        f"{c.name} は{row}に戻る ({'戦闘終了' if why == 'combat over' else '前衛が参加'})",
+                        f"{c.name} goes back to the {row} ({why})",
+                    ),
+                )
+
+    def joined(self, emit: Emit, character: Character) -> None:
+        """LW-COMBAT-16: a front-liner able to act joining a combat ends the collapse of
+        their side (re-evaluated by :meth:`settle_rows` after the line)."""
+        if emit.state.combat is None or character.fields.get("row") != "前衛":
+            return
+        if character.down or not self.caps(emit, character).can_act:
+            return
+        self.restore_rows(emit, (character.side,), "a front-liner joins")
 
     # -- GM ----------------------------------------------------------------
     def gm_lock(self, emit: Emit, args: list[str]) -> None:
@@ -532,37 +630,48 @@ class LittleWorldTracker(Tracker):
             text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
         )
 
+    def end_combat(self, emit: Emit) -> None:
+        super().end_combat(emit)
+        self.restore_rows(emit, ("pc", "npc"), "combat over")
+
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
-        """``/gm rest [NIGHTS]``: a night's rest in a safe place gives 体力 + 6 HP, never above
-        max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
+        """``/gm rest [NIGHTS]``: each night in a safe place is 安静状態 for its whole length
+        (setting ``night_minutes``): poison ticks, paralysis and sleep wear off
+        (LW-COND-02…04); then 体力 + 6 HP with the real 体力 of the rested (awake) character,
+        never above max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
         if len(args) > 1 or (args and not args[0].isdecimal()):
             raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
         nights = int(args[0]) if args else 1
         if emit.state.combat is not None:
             raise fail("戦闘中は休めません", "no rest during a combat")
-        for c in list(emit.state.characters.values()):
-            result = lwc.rest(c.hp, c.max_hp, self.ability(c, "体力"), nights, self.cfg(emit))
-            if result.recovered:
-                emit.set_status(
-                    c.name,
-                    "hp",
-                    result.hp,
-                    rules=result.rules,
-                    note=Message(
-                        f"{c.name}: 休息で HP {c.hp} → {result.hp}",
-                        f"{c.name}: rest, HP {c.hp} → {result.hp}",
-                    ),
-                )
-            elif c.down:
-                emit.add(
-                    ev.NOTICE,
-                    {"no_rest": c.name},
-                    rules=result.rules,
-                    text=Message(
-                        f"{c.name} は HP 0 以下なので休息で回復しない",
-                        f"{c.name} is at HP ≤ 0: rest does not heal",
-                    ),
-                )
+        cfg = self.cfg(emit)
+        for night in range(1, nights + 1):
+            if cfg.night_minutes:
+                self.pass_time(emit, cfg.night_minutes, at_rest=True)
+            for c in list(emit.state.characters.values()):
+                result = lwc.rest(c.hp, c.max_hp, self.ability(c, "体力"), 1, cfg)
+                label = f"{night}泊目" if nights > 1 else "休息"
+                if result.recovered:
+                    emit.set_status(
+                        c.name,
+                        "hp",
+                        result.hp,
+                        rules=result.rules,
+                        note=Message(
+                            f"{c.name}: {label}で HP {c.hp} → {result.hp}",
+                            f"{c.name}: rest, HP {c.hp} → {result.hp}",
+                        ),
+                    )
+                elif c.down:
+                    emit.add(
+                        ev.NOTICE,
+                        {"no_rest": c.name},
+                        rules=result.rules,
+                        text=Message(
+                            f"{c.name} は HP 0 以下なので休息で回復しない",
+                            f"{c.name} is at HP ≤ 0: rest does not heal",
+                        ),
+                    )
 
     def gm_time(self, emit: Emit, args: list[str]) -> None:
         """``/gm time MINUTES [rest|explore]``: game time passes out of combat — poison ticks
@@ -577,15 +686,16 @@ class LittleWorldTracker(Tracker):
             raise fail("/gm time 分 [rest|explore] です", "use /gm time MINUTES [rest|explore]")
         if emit.state.combat is not None:
             raise fail("戦闘中の時間は手番で進みます", "in combat, time passes by turns")
-        minutes = int(args[0])
-        at_rest = args[1:] in ([], ["rest"], ["休息"])
+        self.pass_time(emit, int(args[0]), at_rest=args[1:] in ([], ["rest"], ["休息"]))
+
+    def pass_time(self, emit: Emit, minutes: int, *, at_rest: bool) -> None:
+        """``minutes`` of game time out of combat, on the room's clock (LW-COND-02…05)."""
         clock = int(emit.state.fields.get("minutes", 0))
         cfg = self.cfg(emit)
         for c in list(emit.state.characters.values()):
             if not c.conditions:
                 continue
             base = rule_conditions(c)
-
             before = lwc.Conditions(
                 poison=base.poison,
                 paralysis=base.paralysis,

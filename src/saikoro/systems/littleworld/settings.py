@@ -130,6 +130,13 @@ class LittleWorldSettings(BaseModel):
     rest_bonus: int = Field(
         default=6, ge=0, description="LW-HP-01: one night's rest recovers 体力 + this."
     )
+    night_minutes: int = Field(
+        default=480,
+        ge=0,
+        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts; "
+        "all of it is 安静状態 (poison ticks every poison_interval_minutes, paralysis and "
+        "sleep wear off). The seed does not say; default 8 hours.",
+    )
 
     # -- special situations ---------------------------------------------------------
     specialist_cards: dict[str, list[str]] = Field(
@@ -145,6 +152,12 @@ class LittleWorldSettings(BaseModel):
     )
     breath_seconds_per_body: int = Field(
         default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+    )
+    vehicle_must_exceed: bool = Field(
+        default=True,
+        description="LW-SPECIAL-03: a car or bike check succeeds only when the 技巧 check "
+        "exceeds (上回る) the target, as the seed says; False: reaching it is enough, as "
+        "other checks.",
     )
     water_penalty: bool = Field(
         default=True,
