@@ -336,6 +336,124 @@ def change_status(
 # -- slash commands -----------------------------------------------------------------------
 
 
+SlashHandler = Callable[[Emit, Tracker, list[str], "str | None", Context], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A slash command every table has: its handler and its /help line."""
+
+    handler: SlashHandler
+    usage: str
+    help: Message
+
+
+def _help_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    _help(emit, tracker)
+
+
+def _state_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> dict[str, Any]:
+    data = public_view(emit.state)
+    emit.lines.append(Message(_json(data), _json(data)))
+    return data
+
+
+def _log_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    _log(emit, args, ctx)
+
+
+def _undo_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    _undo(emit, ctx, speaker)
+
+
+def _char_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    _char(emit, tracker, args, ctx)
+
+
+def _gm_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    _gm(emit, tracker, args, ctx)
+
+
+def _cond_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    emit.gm = ctx.gm
+    _cond(emit, tracker, args)
+
+
+def _combat_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    sub = args[0].lower() if args else ""
+    if sub == "start":
+        if emit.state.combat is not None:
+            raise fail("すでに戦闘中です", "a combat is already running")
+        tracker.start_combat(emit)
+    elif sub == "end":
+        if emit.state.combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        tracker.end_combat(emit)
+    else:
+        raise fail("/combat start または /combat end です", "use /combat start or /combat end")
+
+
+def _next_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    if len(args) > 1:
+        raise fail("/next [名前] です", "use /next [NAME]")
+    tracker.advance(emit, args[0] if args else None)
+
+
+#: The slash commands of every table, in /help's order (the system's own follow them).
+BUILTINS: dict[str, Builtin] = {
+    "char": Builtin(
+        _char_verb,
+        "/char add PATH [pc|npc] [front|back] · /char list · /char remove 名前",
+        Message("キャラクターの追加・一覧・削除", "add, list or remove characters"),
+    ),
+    "combat": Builtin(
+        _combat_verb,
+        "/combat start · /combat end",
+        Message("戦闘の開始・終了", "start or end a combat"),
+    ),
+    "next": Builtin(_next_verb, "/next [名前]", Message("次の手番", "next turn")),
+    "cond": Builtin(
+        _cond_verb,
+        "/cond add 名前 状態 [レベル] · /cond remove 名前 状態",
+        Message("状態異常", "conditions"),
+    ),
+    "undo": Builtin(_undo_verb, "/undo", Message("直前の行の取り消し", "undo the last line")),
+    "log": Builtin(_log_verb, "/log [N]", Message("ログ", "the log")),
+    "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
+    "help": Builtin(_help_verb, "/help", Message("この一覧", "this list")),
+    "gm": Builtin(_gm_verb, "/gm …", Message("GM裁定 (--gm, 下記)", "GM rulings (--gm, below)")),
+}
+
+#: ``/gm`` sub-commands of every table (the system's ``gm_verbs`` follow them).
+GM_BUILTINS: dict[str, tuple[str, Message]] = {
+    "set": ("/gm set 名前 項目 値", Message("値を直接決める", "set a value")),
+    "note": ("/gm note 文", Message("裁定をログに残す", "log a ruling")),
+    "order": ("/gm order 名前…", Message("手番順を決める", "set the turn order")),
+    "setting": (
+        "/gm setting [項目 値|default]",
+        Message("ハウスルール (一覧・変更)", "house rules (list / change)"),
+    ),
+}
+
+
 def _slash(
     emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context
 ) -> dict[str, Any] | None:
@@ -343,47 +461,9 @@ def _slash(
     if not words:
         raise fail("コマンドがありません (/help)", "empty command (see /help)")
     verb, args = words[0].lower(), words[1:]
-    if verb == "help":
-        _help(emit, tracker)
-        return None
-    if verb == "state":
-        data = public_view(emit.state)
-        emit.lines.append(Message(_json(data), _json(data)))
-        return data
-    if verb == "log":
-        _log(emit, args, ctx)
-        return None
-    if verb == "undo":
-        _undo(emit, ctx, speaker)
-        return None
-    if verb == "char":
-        _char(emit, tracker, args, ctx)
-        return None
-    if verb == "gm":
-        _gm(emit, tracker, args, ctx)
-        return None
-    if verb == "cond":
-        emit.gm = ctx.gm
-        _cond(emit, tracker, args)
-        return None
-    if verb == "combat":
-        sub = args[0].lower() if args else ""
-        if sub == "start":
-            if emit.state.combat is not None:
-                raise fail("すでに戦闘中です", "a combat is already running")
-            tracker.start_combat(emit)
-        elif sub == "end":
-            if emit.state.combat is None:
-                raise fail("戦闘中ではありません", "no combat is running")
-            tracker.end_combat(emit)
-        else:
-            raise fail("/combat start または /combat end です", "use /combat start or /combat end")
-        return None
-    if verb == "next":
-        if len(args) > 1:
-            raise fail("/next [名前] です", "use /next [NAME]")
-        tracker.advance(emit, args[0] if args else None)
-        return None
+    builtin = BUILTINS.get(verb)
+    if builtin is not None:
+        return builtin.handler(emit, tracker, args, speaker, ctx)
     handler = tracker.verbs.get(verb)
     if handler is None:
         raise fail(
@@ -426,45 +506,51 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
     return name
 
 
+#: Lines that are not slash commands, first in /help.
+_LINE_HELP: tuple[tuple[str, Message], ...] = (
+    (
+        "2D6+{体力}>=10",
+        Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
+    ),
+    ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
+    (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
+)
+_LEAVE_HELP = ("/quit · /exit · Ctrl-D", Message("終了 (saikoro play)", "leave (saikoro play)"))
+
+
+def _described(verb: str, table: dict[str, Message], handler: Any) -> tuple[str, Message]:
+    """A system verb's /help line: its ``verb_help`` entry (keyed by its usage), else the
+    handler's docstring, so that a verb without help is still listed."""
+    for usage, text in table.items():
+        if usage.split()[:1] == [verb] or usage.split()[:2] == verb.split():
+            return f"/{usage}", text
+    doc = " ".join((getattr(handler, "__doc__", None) or "").split())
+    documented = re.match(r"^``(/[^`]+)``:?\s*(.*?)(?:(?<=\.)\s|$)", doc)
+    if documented:  # "``/gm fate reset``: what it does. More…"
+        return documented.group(1), Message(documented.group(2), documented.group(2))
+    first = doc.split(". ")[0]
+    return f"/{verb}", Message(first, first)
+
+
+def help_entries(tracker: Tracker) -> list[tuple[str, Message]]:
+    """Every line the table accepts, generated from the verb tables (:data:`BUILTINS`,
+    :data:`GM_BUILTINS`, the tracker's ``verbs`` and ``gm_verbs``), so it cannot drift."""
+    entries = list(_LINE_HELP)
+    entries += [(b.usage, b.help) for b in BUILTINS.values()]
+    entries += list(GM_BUILTINS.values())
+    table = dict(getattr(tracker, "verb_help", {}))
+    for verb, handler in getattr(tracker, "gm_verbs", {}).items():
+        entries.append(_described(f"gm {verb}", table, handler))
+    for verb, handler in tracker.verbs.items():
+        entries.append(_described(verb, table, handler))
+    entries.append(_LEAVE_HELP)
+    return entries
+
+
 def _help(emit: Emit, tracker: Tracker) -> None:
-    lines = [
-        (
-            "2D6+{体力}>=10",
-            "ダイス (話者の値で {} を置換)",
-            "dice, {} replaced from the speaker's sheet",
-        ),
-        ("@名前 …", "その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
-        (":HP-3 / :HP+2 / :HP=10", "話者のステータス変更", "edit the speaker's status"),
-        (
-            "/char add PATH [pc|npc] [front|back]",
-            "キャラクター追加",
-            "add a character from a sheet file",
-        ),
-        ("/char list · /char remove 名前", "キャラクター一覧・削除", "list / remove characters"),
-        (
-            "/combat start · /next [名前] · /combat end",
-            "戦闘の開始・次の手番・終了",
-            "combat start / next turn / end",
-        ),
-        ("/cond add 名前 状態 [レベル] · /cond remove 名前 状態", "状態異常", "conditions"),
-        (
-            "/undo · /log [N] · /state · /help",
-            "取り消し・ログ・状態・ヘルプ",
-            "undo / log / state / help",
-        ),
-        (
-            "/gm set 名前 項目 値 · /gm note 文 · /gm order A B …",
-            "GM裁定 (--gm)",
-            "GM rulings (--gm)",
-        ),
-        ("/quit · /exit · Ctrl-D", "終了 (saikoro play)", "leave (saikoro play)"),
-    ]
-    ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [
-        f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()
-    ]
-    en = [f"{cmd}  {e}" for cmd, _, e in lines] + [
-        f"/{v}  {m.en}" for v, m in tracker.verb_help.items()
-    ]
+    entries = help_entries(tracker)
+    ja = [f"{usage}  {text.ja}".rstrip() for usage, text in entries]
+    en = [f"{usage}  {text.en}".rstrip() for usage, text in entries]
     emit.lines.append(Message("\n".join(ja), "\n".join(en)))
 
 

@@ -30,6 +30,7 @@ from saikoro.systems.littleworld.commands import SEP, attack_parts
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
+from saikoro.table.littleworld_special import SpecialSituations
 from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker
 
@@ -97,6 +98,15 @@ class LittleWorldTracker(Tracker):
             "rest": self.gm_rest,
             "time": self.gm_time,
         }
+        self.verb_help["card カード名"] = Message(
+            "スキルカードの宣言 (行動前・防御判定前 LW-COMBAT-04)", "declare a skill card"
+        )
+        # special situations, 帽子解放 and the 価値観 ledger (LW-SPECIAL-*, LW-KEEPER-*)
+        self.special = SpecialSituations(self)
+        self.verbs.update(self.special.verbs)
+        self.off_turn_verbs |= set(self.special.verbs)
+        self.gm_verbs.update(self.special.gm_verbs)
+        self.verb_help.update(self.special.verb_help)
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
@@ -428,6 +438,7 @@ class LittleWorldTracker(Tracker):
         caps = self.caps(emit, attacker)
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
+        self.special.refuse_attack(emit, attacker)
         defend_ok, defend_rules = lwc.can_defend(
             rule_conditions(defender), surprised=surprise, settings=self.cfg(emit)
         )

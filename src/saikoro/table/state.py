@@ -141,6 +141,7 @@ STATE_KINDS = frozenset(
         ev.PARTY_DOWN,
         ev.SETTING_SET,
         ev.CLOCK_SET,
+        ev.ROOM_SET,
     }
 )
 
@@ -281,9 +282,17 @@ def _clock_set(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["minutes"] = int(data["minutes"])
 
 
+def _room_set(state: RoomState, data: dict[str, Any]) -> None:
+    if data.get("value") is None:
+        state.fields.pop(data["key"], None)
+    else:
+        state.fields[data["key"]] = data["value"]
+
+
 _HANDLERS = {
     ev.SETTING_SET: _setting_set,
     ev.CLOCK_SET: _clock_set,
+    ev.ROOM_SET: _room_set,
     ev.ROOM_CREATED: _room_created,
     ev.CHARACTER_ADDED: _character_added,
     ev.CHARACTER_REMOVED: _character_removed,

@@ -26,6 +26,18 @@ DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
 }
 
 
+#: LW-SPECIAL-01: the ability a specialist action's check uses (the seed does not say).
+DEFAULT_SPECIALIST_ABILITIES: dict[str, Literal["体力", "技巧", "理知"]] = {
+    "罠設置": "技巧",
+    "開錠": "技巧",
+    "偵察": "技巧",
+    "潜入": "技巧",
+    "足音を立てない歩行": "技巧",
+    "尾行": "技巧",
+    "読心": "理知",
+}
+
+
 class LittleWorldSettings(BaseModel):
     """GM-changeable rules of 帽子世界TRPG (defaults = RULES.md System A)."""
 
@@ -146,6 +158,12 @@ class LittleWorldSettings(BaseModel):
     herb_cards: tuple[str, ...] = Field(
         default=("スカウト", "錬金術師", "農民"),
         description="LW-SPECIAL-08: skill cards that allow herb gathering.",
+    )
+    specialist_abilities: dict[str, Literal["体力", "技巧", "理知"]] = Field(
+        default_factory=lambda: dict(DEFAULT_SPECIALIST_ABILITIES),
+        description="LW-SPECIAL-01: the ability of a specialist action's check at the table "
+        "(/act), which the seed does not name: 技巧 for the hand-and-foot skills, 理知 for "
+        "読心; /act ACTION ABILITY overrides it.",
     )
     herb_target: int = Field(
         default=10, ge=0, description="LW-SPECIAL-08: target of the 技巧 check (about 10)."
