@@ -440,3 +440,36 @@ def test_help_lists_every_line_the_table_accepts(tmp_path: Path, system: str) ->
         assert "/gm dying" in shown and "/gm fate reset" in shown
     for line in shown.splitlines():
         assert len(line.split("  ", 1)) == 2 and line.split("  ", 1)[1].strip(), line
+
+
+@pytest.mark.rule("LW-COND-01", "LW-COND-02", "LW-COND-05", via="table")
+def test_cures_at_the_table(party: str) -> None:
+    lw(party, ["/cond add ギン 毒 2", "/cond add ギン 混乱", "/cond add ギン 睡眠"])
+    lw(party, ["/combat start"])
+    while final_state(lw(party, ["/state"]))["combat"]["current"] != "ギン":
+        lw(party, ["/next"])
+    out = player(party, ["@ギン /attack ミミ 体力"])  # confused: may only move
+    assert not out[0]["ok"] and "行動できません" in out[0]["ja"]
+    lw(party, ["/combat end"])
+    out = player(party, ["@ミミ /cure ギン 治癒魔法", "@ミミ /cure ギン 病院"])
+    assert not out[0]["ok"] and "治癒魔法" in out[0]["ja"]  # ミミ has no such card
+    assert "ギン: 病院で混乱が治った" in out[1]["text"]
+    assert state(party)["ギン"]["conditions"] == ["毒:2", "睡眠"]
+    out = player(party, ["@ミミ /cure ギン 教会"])
+    assert not out[0]["ok"]  # nothing a church cures is left
+    out = player(party, ["@リリィ /cure ギン 治癒魔法"])  # 治癒魔法 cures every condition
+    assert "毒が治った" in out[0]["text"] and "睡眠が治った" in out[0]["text"]
+    assert state(party)["ギン"]["conditions"] == []
+    lw(party, ["/cond add ミミ 毒 3"])
+    player(party, ["@ミミ /herb 野山"], d6(6, 6))
+    assert state(party)["ミミ"]["herbs"] == ["薬草"]
+    out = player(party, ["@ミミ /cure ミミ 中和剤"])
+    assert "毒が治った" in out[0]["text"]
+
+
+@pytest.mark.rule("LW-ABIL-07", via="table")
+def test_money_is_a_value_at_the_table(party: str) -> None:
+    out = player(party, ["@リリィ :cr-50", "@リリィ 1D6+{cr}", "@リリィ :cr-300"], d6(1))
+    assert out[0]["text"] == "リリィ: cr 300 → 250"
+    assert "(1D6+250)" in out[1]["text"]
+    assert not out[2]["ok"] and "所持金" in out[2]["ja"]

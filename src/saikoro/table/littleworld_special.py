@@ -12,6 +12,8 @@ changes (``mounted``, ``swimming``, gathered ``herbs`` on the character; the roo
 - ``/swim [目標]`` · ``/swim off`` (LW-SPECIAL-04/05); no attack while swimming
 - ``/device 機器 [目標]`` (LW-SPECIAL-06) · ``/language 言語 [目標]`` (LW-SPECIAL-07)
 - ``/herb 場所 [薬草|解毒草] [目標]`` (LW-SPECIAL-08) · ``/gm scenario end`` (herbs lost)
+- ``/cure 名前 手段`` (LW-COND-01/02/05): 治癒魔法 (the card), 中和剤, 解毒草 (a gathered one
+  is used up), 病院, 教会
 - ``/hat release|on|off`` (LW-KEEPER-01) · ``/reward 種類 量 [名前] [発見目標]`` (LW-KEEPER-02)
 
 A GM's line (``--gm``) may do what the gate refuses (the seed's "GM decides"); the line
@@ -27,6 +29,7 @@ from saikoro.i18n import Message
 from saikoro.sheets import sheet_from_data
 from saikoro.systems import get_system
 from saikoro.systems.littleworld import commands as lwcmd
+from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper, special
 from saikoro.systems.littleworld.tasks import find_task
 from saikoro.table import events as ev
@@ -72,6 +75,7 @@ class SpecialSituations:
             "herb": self.herb,
             "hat": self.hat,
             "reward": self.reward,
+            "cure": self.cure,
         }
         self.gm_verbs = {"scenario": self.gm_scenario}
         self.verb_help = {
@@ -105,6 +109,10 @@ class SpecialSituations:
             "reward 種類 量 [名前] [発見目標]": Message(
                 "管理人の報酬を価値観で支払う (exp|money|item|artifact, LW-KEEPER-02)",
                 "a keeper pays a reward with 価値観",
+            ),
+            "cure 名前 治癒魔法|中和剤|解毒草|病院|教会": Message(
+                "治療: 治癒魔法は全状態異常、中和剤・解毒草は毒、病院・教会は混乱 (LW-COND-01/02/05)",
+                "cure: 治癒魔法 all conditions, 中和剤/解毒草 poison, 病院/教会 confusion",
             ),
             "gm scenario end": Message(
                 "シナリオ終了: 野草は失われる (LW-SPECIAL-08)", "scenario end: herbs are lost"
@@ -424,6 +432,55 @@ class SpecialSituations:
             rules=("LW-SPECIAL-08",),
             text=Message("シナリオ終了", "the scenario ends"),
         )
+
+    # -- LW-COND-01/02/05 ------------------------------------------------------
+    def cure(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Cure a character's conditions: 治癒魔法 all of them (its card is needed), 中和剤 or
+        解毒草 poison (a gathered 解毒草 is used up), 病院 or 教会 confusion."""
+        means = ("治癒魔法", "中和剤", "解毒草", "病院", "教会")
+        if len(args) != 2 or args[1] not in means:
+            raise fail(f"/cure 名前 {'|'.join(means)} です", f"use /cure NAME {'|'.join(means)}")
+        target, how = args
+        healer = emit.character(name)
+        patient = emit.character(target)
+        if how == "治癒魔法":
+            if how not in self._sheet(healer).skill_cards and not emit.gm:
+                raise fail(
+                    f"{name} はスキルカード「治癒魔法」を持っていません",
+                    f"{name} has no skill card 治癒魔法",
+                )
+            if not self.tracker.caps(emit, healer).can_use_skill_cards:
+                raise fail(f"{name} はいまスキルカードを使えません", f"{name} cannot use cards now")
+        from saikoro.table.littleworld_tracker import rule_conditions
+
+        before = rule_conditions(patient)
+        after, rules = lwc.cure(before, how)  # type: ignore[arg-type]
+        gone = [
+            label
+            for label, was, now in (
+                ("毒", before.poison, after.poison),
+                ("麻痺", before.paralysis, after.paralysis),
+                ("睡眠", before.sleep, after.sleep),
+                (self.tracker.cfg(emit).confusion_label, before.confusion, after.confusion),
+            )
+            if was and not now
+        ]
+        if not gone:
+            raise fail(
+                f"{target} には{how}で治る状態異常がありません",
+                f"{target} has no condition {how} cures",
+            )
+        herbs = list(healer.fields.get("herbs") or [])
+        if how == "解毒草" and how in herbs:
+            herbs.remove(how)
+            emit.set_field(name, "herbs", herbs, rules=("LW-SPECIAL-08",))
+        for label in gone:
+            emit.remove_condition(
+                target,
+                label,
+                rules=rules,
+                text=Message(f"{target}: {how}で{label}が治った", f"{target}: {how} cures {label}"),
+            )
 
     # -- LW-KEEPER-01/02 -------------------------------------------------------
     def hat(self, emit: Emit, name: str, args: list[str]) -> None:

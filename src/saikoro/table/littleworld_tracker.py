@@ -16,7 +16,7 @@ count when they began); the rules' relative counters are derived from it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from saikoro.dice.words import to_english
 from saikoro.i18n import Message
@@ -67,6 +67,7 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
     settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
+    aliases: ClassVar[dict[str, str]] = {"CR": "cr"}
     min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
     hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
 
@@ -176,7 +177,7 @@ class LittleWorldTracker(Tracker):
     ) -> int:
         """LW-HP-02: HP ≤ 0 does not recover (only a GM ruling, logged as one, may change it);
         LW-ABIL-05: 価値観 stays within 1–99 %, 禁忌値 within 0–100 (an edit above 100 stops
-        at 100, the event is raised)."""
+        at 100, the event is raised); LW-ABIL-07: money (cr) is never negative."""
         if key == "hp" and current <= 0 and value > current:
             if not emit.gm:
                 raise fail(
@@ -209,6 +210,12 @@ class LittleWorldTracker(Tracker):
                     "bad value",
                 )
             value = min(value, TABOO_MAX)
+        if key == "cr" and value < 0:
+            raise fail(
+                f"所持金(cr)は0以上です ({value} は使えません)",
+                f"money (cr) is at least 0 (not {value})",
+                "bad value",
+            )
         return super().bound_status(emit, name, key, current, value, op, ruling)
 
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
