@@ -473,3 +473,25 @@ def test_money_is_a_value_at_the_table(party: str) -> None:
     assert out[0]["text"] == "リリィ: cr 300 → 250"
     assert "(1D6+250)" in out[1]["text"]
     assert not out[2]["ok"] and "所持金" in out[2]["ja"]
+
+
+@pytest.mark.rule("LW-COND-04", via="table")
+def test_turns_spent_asleep_carry_over_to_the_next_combat(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    lw(
+        db,
+        [
+            f"/char add {SHEETS / 'alice.json'}",  # 技巧 4 → 2 asleep: acts after the goblin
+            f"/char add {SHEETS / 'goblin.json'}",
+            "/cond add アリス 睡眠",
+            "/combat start",  # ゴブリン first
+            "/next",  # アリス's first turn asleep
+            "/next",  # round 2: ゴブリン
+            "/next",  # アリス's second turn asleep
+            "/combat end",
+        ],
+    )
+    assert state(db)["アリス"]["conditions"] == ["睡眠"]
+    out = lw(db, ["/combat start", "/next", "/next"])  # ゴブリン, アリス (third), next
+    assert "アリス: 睡眠 から回復 (自身の行動を3回消費)" in texts(out)
+    assert state(db)["アリス"]["conditions"] == []

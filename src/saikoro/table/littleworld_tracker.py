@@ -639,7 +639,8 @@ class LittleWorldTracker(Tracker):
     def gm_row(self, emit: Emit, args: list[str]) -> None:
         if len(args) != 2 or args[1] not in ROWS:
             raise fail("/gm row 名前 前衛|後衛 です", "use /gm row NAME front|back")
-        emit.character(args[0])
+        if emit.character(args[0]).fields.get("row_set"):
+            emit.set_field(args[0], "row_set", "")  # the GM's row is the one set now
         emit.set_field(
             args[0],
             "row",

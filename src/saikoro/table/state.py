@@ -216,7 +216,7 @@ def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
     fields = {**data.get("fields", {}), "serial": state.version}  # tells combats apart
     state.combat = Combat(round=1, order=list(data["order"]), fields=fields)
     for character in state.characters.values():
-        character.own_turns = 0
+        _restart_own_turns(character)
 
 
 def _round_started(state: RoomState, data: dict[str, Any]) -> None:
@@ -259,10 +259,21 @@ def _combat_set(state: RoomState, data: dict[str, Any]) -> None:
         combat.fields[data["key"]] = data["value"]
 
 
+def _restart_own_turns(character: Character) -> None:
+    """The own-turn count starts again at 0; conditions keep the turns they have counted
+    (a sleeper who spent two turns asleep needs one more in the next combat)."""
+    for condition in character.conditions:
+        if condition.since_own_turn is not None:
+            condition.since_own_turn -= character.own_turns
+        if condition.ends_at_own_turn is not None:
+            condition.ends_at_own_turn -= character.own_turns
+    character.own_turns = 0
+
+
 def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
     state.combat = None
     for character in state.characters.values():
-        character.own_turns = 0
+        _restart_own_turns(character)
 
 
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
