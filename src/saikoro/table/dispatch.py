@@ -24,7 +24,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
-from saikoro.table.emit import Emit, TableError, fail
+from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.state import STATE_KINDS, Condition, RoomState, public_view
 from saikoro.table.tracker import Tracker
@@ -250,14 +250,7 @@ def _roll_or_chat(
         ev.ROLL,
         {
             "command": command,
-            "result": {
-                "text": result.text,
-                "success": result.success,
-                "failure": result.failure,
-                "critical": result.critical,
-                "fumble": result.fumble,
-                "value": result.value,
-            },
+            "result": roll_summary(result),
         },
         rules=result.rules,
         secret=result.secret,

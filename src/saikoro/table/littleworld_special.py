@@ -33,7 +33,7 @@ from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper, special
 from saikoro.systems.littleworld.tasks import find_task
 from saikoro.table import events as ev
-from saikoro.table.emit import Emit, fail
+from saikoro.table.emit import Emit, fail, roll_summary
 from saikoro.table.state import Character
 
 if TYPE_CHECKING:
@@ -157,9 +157,14 @@ class SpecialSituations:
         rules: tuple[str, ...],
         *,
         exceed: bool = False,
+        free: Message | None = None,
     ) -> bool | None:
         """Roll ``ability``'s check as ``LW<a>>=<t>`` shows it (``exceed``: the target must be
-        exceeded, so ``>=t+1``); logged as a roll. Success, or None without a target."""
+        exceeded, so ``>=t+1``); logged as a roll. Success, or None without a target.
+        ``free``: without a target the action needs no check; this line is logged instead."""
+        if target is None and free is not None:
+            emit.add(ev.NOTICE, {"action": what.ja, "by": name}, rules=rules, text=free)
+            return None
         character = emit.character(name)
         value = self.tracker.ability(character, ability)
         goal = None if target is None else target + 1 if exceed else target
@@ -176,14 +181,7 @@ class SpecialSituations:
                 "what": what.ja,
                 "ability": ability,
                 "target": target,
-                "result": {
-                    "text": result.text,
-                    "success": result.success,
-                    "failure": result.failure,
-                    "critical": result.critical,
-                    "fumble": result.fumble,
-                    "value": result.value,
-                },
+                "result": roll_summary(result),
             },
             rules=tuple(dict.fromkeys((*rules, *result.rules))),
             text=Message(f"{head_ja}{lwcmd.SEP}{result.text}", f"{head_en}{lwcmd.SEP}{english}"),
@@ -328,15 +326,8 @@ class SpecialSituations:
         gate = special.electronics(self._base(character, "理知"), gm_override=emit.gm)
         self._gate(emit, name, gate)
         what = Message(f"{rest[0]}の操作", f"operating the {rest[0]}")
-        if target is None:
-            emit.add(
-                ev.NOTICE,
-                {"device": rest[0], "by": name},
-                rules=gate.rules,
-                text=Message(f"{name}: {what.ja} (簡単な操作は判定なし)", f"{name}: {what.en}"),
-            )
-            return
-        self._check(emit, name, what, "理知", target, gate.rules)
+        free = Message(f"{name}: {what.ja} (簡単な操作は判定なし)", f"{name}: {what.en}")
+        self._check(emit, name, what, "理知", target, gate.rules, free=free)
 
     def language(self, emit: Emit, name: str, args: list[str]) -> None:
         """Read or speak a language: common needs nothing, a special one a 理知 check."""
@@ -347,18 +338,11 @@ class SpecialSituations:
         emit.character(name)
         gate = special.language(special=target is not None)
         what = Message(f"{rest[0]}の読解", f"reading {rest[0]}")
-        if target is None:
-            emit.add(
-                ev.NOTICE,
-                {"language": rest[0], "by": name},
-                rules=gate.rules,
-                text=Message(
-                    f"{name}: {rest[0]} は世界間の共通語 (判定なし; 特殊言語なら /language {rest[0]} 目標)",
-                    f"{name}: {rest[0]} is the common language (no check; a special one: add a target)",
-                ),
-            )
-            return
-        self._check(emit, name, what, "理知", target, gate.rules)
+        free = Message(
+            f"{name}: {rest[0]} は世界間の共通語 (判定なし; 特殊言語なら /language {rest[0]} 目標)",
+            f"{name}: {rest[0]} is the common language (no check; a special one: add a target)",
+        )
+        self._check(emit, name, what, "理知", target, gate.rules, free=free)
 
     # -- LW-SPECIAL-08 ---------------------------------------------------------
     def herb(self, emit: Emit, name: str, args: list[str]) -> None:
