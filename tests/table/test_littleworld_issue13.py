@@ -495,3 +495,20 @@ def test_turns_spent_asleep_carry_over_to_the_next_combat(tmp_path: Path) -> Non
     out = lw(db, ["/combat start", "/next", "/next"])  # ゴブリン, アリス (third), next
     assert "アリス: 睡眠 から回復 (自身の行動を3回消費)" in texts(out)
     assert state(db)["アリス"]["conditions"] == []
+
+
+@pytest.mark.rule("LW-HP-01", "LW-COND-04", via="table")
+def test_rest_heals_by_the_real_body_even_of_a_sleeper(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    lw(
+        db,
+        [
+            f"/char add {SHEETS / 'alice.json'}",  # 体力 3
+            "@アリス :HP=1",
+            "/cond add アリス 睡眠",
+            "/gm setting night_minutes 30",  # too short a night to wake (about an hour)
+        ],
+    )
+    lw(db, ["/gm rest"])
+    alice = state(db)["アリス"]
+    assert alice["conditions"] == ["睡眠"] and alice["hp"] == 1 + 3 + 6  # not 3 // 2

@@ -123,13 +123,6 @@ class SpecialSituations:
     def _sheet(self, character: Character) -> Any:
         return sheet_from_data(character.sheet)
 
-    def _base(self, character: Character, ability: str) -> int:
-        """The ability as set (sheet or GM edit) with modifiers, not halved by sleep: what
-        makes a character カナヅチ or 機械オンチ."""
-        sheet = self._sheet(character)
-        base = int(character.statuses.get(ability, sheet.abilities.get(ability)))
-        return base + sheet.modifier_total(ability)
-
     def _gate(self, emit: Emit, name: str, permission: special.Permission) -> None:
         """Refuse what the rules refuse; a GM's line overrides it, logged as a ruling."""
         if permission.allowed and not permission.gm_override:
@@ -292,7 +285,7 @@ class SpecialSituations:
         character = emit.character(name)
         sheet = self._sheet(character)
         cfg = self.tracker.cfg(emit)
-        body = self._base(character, "体力")
+        body = self.tracker.real_ability(character, "体力")
         gate = special.swimming(
             body, kanazuchi_opt_in=sheet.kanazuchi_opt_in, gm_override=emit.gm, settings=cfg
         )
@@ -323,7 +316,9 @@ class SpecialSituations:
         if len(rest) != 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
         character = emit.character(name)
-        gate = special.electronics(self._base(character, "理知"), gm_override=emit.gm)
+        gate = special.electronics(
+            self.tracker.real_ability(character, "理知"), gm_override=emit.gm
+        )
         self._gate(emit, name, gate)
         what = Message(f"{rest[0]}の操作", f"operating the {rest[0]}")
         free = Message(f"{name}: {what.ja} (簡単な操作は判定なし)", f"{name}: {what.en}")

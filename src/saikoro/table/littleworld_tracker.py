@@ -147,6 +147,13 @@ class LittleWorldTracker(Tracker):
         base = int(character.statuses.get(name, sheet.abilities.get(name)))
         return lwc.effective_ability(base, sheet.modifier_total(name), rule_conditions(character))
 
+    def real_ability(self, character: Character, name: str) -> int:
+        """The ability as set (sheet or GM edit) with its modifiers, not halved by sleep: what
+        a night's rest heals by and what makes a カナヅチ or a 機械オンチ."""
+        sheet = self._sheet(character)
+        base = int(character.statuses.get(name, sheet.abilities.get(name)))
+        return max(base + sheet.modifier_total(name), 0)
+
     def references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
         sheet = self._sheet(character)
@@ -668,7 +675,7 @@ class LittleWorldTracker(Tracker):
             if cfg.night_minutes:
                 self.pass_time(emit, cfg.night_minutes, at_rest=True)
             for c in list(emit.state.characters.values()):
-                result = lwc.rest(c.hp, c.max_hp, self.ability(c, "体力"), 1, cfg)
+                result = lwc.rest(c.hp, c.max_hp, self.real_ability(c, "体力"), 1, cfg)
                 label = f"{night}泊目" if nights > 1 else "休息"
                 if result.recovered:
                     emit.set_status(
