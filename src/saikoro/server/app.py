@@ -29,8 +29,8 @@ ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
-saikoro's engine: BCDice's generic commands plus 帽子世界TRPG (`LittleWorld`) and
-運命判定d100 (`UnmeiD100`). Point any BCDice-API client (Udonarium, CCFOLIA-style
+saikoro's engine: BCDice's generic commands plus the game systems listed by
+`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client (Udonarium, CCFOLIA-style
 tools, Discord bots) at this server's base URL.
 """
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
@@ -33,6 +33,13 @@ class GameSystem:
     sort_add_dice: ClassVar[bool] = False
     sort_barabara_dice: ClassVar[bool] = False
     sides_implicit_d: ClassVar[int] = 6  # "2D" means 2D6
+
+    #: The house rules this instance plays by (the system's settings model; None: none).
+    settings: Any = None
+
+    def __init__(self, settings: Any = None) -> None:
+        if settings is not None:
+            self.settings = settings
 
     @cached_property
     def prefixes_pattern(self) -> re.Pattern[str] | None:

@@ -38,7 +38,7 @@ class Condition(BaseModel):
     since_own_turn: int | None = None
     #: The room's game clock (minutes, ``/gm time``) when it began, for out-of-combat recovery.
     since_minute: int | None = None
-    #: Value changes while it lasts (UnmeiD100: {"AC": -20, "RC": -20}).
+    #: Value changes while it lasts (運命判定d100: {"AC": -20, "RC": -20}).
     mods: dict[str, int] = Field(default_factory=dict)
     rules: list[str] = Field(default_factory=list)
 
@@ -75,7 +75,7 @@ class Combat(BaseModel):
     turn: int = 0
     #: Who finished a turn this round (a name once per turn taken).
     acted: list[str] = Field(default_factory=list)
-    #: Tracker data (LittleWorld: passed, locked; UnmeiD100: …).
+    #: Tracker data (帽子世界TRPG: passed, locked; 運命判定d100: …).
     fields: dict[str, Any] = Field(default_factory=dict)
 
 

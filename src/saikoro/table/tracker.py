@@ -1,14 +1,12 @@
 """What a combat tracker provides to the dispatcher, and the generic one (DiceBot rooms).
 
 A tracker is stateless: it reads the room state through an :class:`Emit` and emits
-events. Per-system trackers live beside this module (``littleworld_tracker``,
-``unmeid100_tracker``) and call their system's pure rule functions.
+events. A game system's own tracker lives in its folder (``saikoro/systems/<id>/``, named
+by its manifest) and calls the system's pure rule functions.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -34,26 +32,21 @@ class Tracker:
     #: is ``{戦闘}``); an edit of either changes both.
     aliases: ClassVar[dict[str, str]] = {}
 
-    #: "module:class" of the system's GM house-rule settings (pydantic), or None.
-    settings_location: ClassVar[str | None] = None
-
     def settings_class(self) -> Any:
-        if self.settings_location is None:
-            return None
-        import importlib
+        """The system's house-rule settings model (its manifest's), or None."""
+        from saikoro.systems import manifest
 
-        module, _, name = self.settings_location.partition(":")
-        return getattr(importlib.import_module(module), name)
+        try:
+            return manifest(self.system).settings_class()
+        except KeyError:
+            return None
 
     def cfg(self, emit: Emit) -> Any:
-        """The room's settings: the system's defaults with the GM's ``/gm setting`` changes."""
-        overrides = emit.state.fields.get("settings") or {}
-        return self._settings(json.dumps(overrides, sort_keys=True, ensure_ascii=False))
+        """The room's settings: the system's defaults with the GM's ``/gm setting`` changes
+        (the same object typed commands play by, see ``saikoro.systems.configured``)."""
+        from saikoro.systems import settings
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (trackers are long-lived singletons)
-    def _settings(self, overrides: str) -> Any:
-        cls = self.settings_class()
-        return cls.model_validate(json.loads(overrides)) if cls is not None else None
+        return settings(self.system, emit.state.fields.get("settings"))
 
     # -- characters --------------------------------------------------------
     def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:

@@ -64,7 +64,6 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
-    settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
 
     def __init__(self) -> None:
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}

@@ -65,7 +65,6 @@ def _not_self(name: str, target: str) -> None:
 
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
-    settings_location = "saikoro.systems.unmeid100.settings:UnmeiSettings"
     aliases: ClassVar[dict[str, str]] = {
         "戦闘スキル": "戦闘",
         "盗賊スキル": "盗賊",
