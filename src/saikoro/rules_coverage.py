@@ -333,7 +333,8 @@ def registered_rules(in_spec: set[str]) -> tuple[str, dict[str, tuple[str, str]]
     ``rules_spec`` (RULES.md's format) and ``rules_reference`` (docs/rules's format)."""
     from saikoro.systems import manifests
 
-    spec, statuses = "", {}
+    spec = ""
+    statuses: dict[str, tuple[str, str]] = {}
     for manifest in manifests():
         if manifest.id in in_spec:
             continue

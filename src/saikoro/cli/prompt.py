@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
@@ -52,7 +53,7 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
     from saikoro.systems import systems
 
     interactive = sys.stdin.isatty()
-    state = {"system": systems.get_system(system).id, "manual": False}
+    state: dict[str, Any] = {"system": systems.get_system(system).id, "manual": False}
     if interactive:
         print(f"saikoro — {HELP.text(lang).splitlines()[0]}")
     for raw in _lines(interactive, lambda: f"{state['system']}> "):

@@ -87,7 +87,8 @@ class Odds:
         """The probability of ``flag`` (one of :data:`FLAGS`)."""
         if flag not in FLAGS:
             raise KeyError(flag)
-        return getattr(self, flag)
+        found: Probability = getattr(self, flag)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         """The ``saikoro odds --json`` body (probabilities as floats); ``repeat`` and

@@ -41,6 +41,13 @@ class GameSystem:
         if settings is not None:
             self.settings = settings
 
+    #: Whether ``check_sum`` judges generic sums (set for every subclass that overrides it).
+    judges_sums: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.judges_sums = cls.check_sum is not GameSystem.check_sum
+
     @cached_property
     def prefixes_pattern(self) -> re.Pattern[str] | None:
         if not self.prefixes:
@@ -50,9 +57,9 @@ class GameSystem:
     @cached_property
     def command_pattern(self) -> re.Pattern[str]:
         """A regex matching the start of every command this system accepts (BCDice's)."""
-        from saikoro.dice.engine import COMMON_PREFIX_PATTERNS
+        from saikoro.dice.engine import common_prefix_patterns
 
-        sources = [*COMMON_PREFIX_PATTERNS, *self.prefixes]
+        sources = [*common_prefix_patterns(), *self.prefixes]
         return re.compile(r"^S?(" + "|".join(sources) + ")", re.IGNORECASE)
 
     def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:

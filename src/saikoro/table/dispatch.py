@@ -25,7 +25,7 @@ from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
-from saikoro.table.state import STATE_KINDS, Condition, RoomState, public_view
+from saikoro.table.state import STATE_KINDS, RoomState, public_view
 from saikoro.table.tracker import Tracker
 
 
@@ -369,7 +369,7 @@ def _slash(
             f"unknown command /{verb} (see /help)",
             "unknown command",
         )
-    if verb in getattr(tracker, "off_turn_verbs", ()):
+    if verb in tracker.off_turn_verbs:
         if speaker is None:
             raise fail("誰が行うか分かりません (--as または @名前)", "who does it? (--as or @NAME)")
         actor = emit.character(speaker).name
@@ -583,12 +583,7 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
                 raise fail("レベルは整数です", "the level must be an integer")
             level = int(args[3])
         emit.character(name)
-        condition = getattr(tracker, "make_condition", None)
-        made = (
-            condition(emit, name, label, level)
-            if condition
-            else Condition(label=label, level=level)
-        )
+        made = tracker.make_condition(emit, name, label, level)
         if made is not None:
             emit.add_condition(name, made)
         return
@@ -676,7 +671,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     if sub == "setting":
         _gm_setting(emit, tracker, args[1:])
         return
-    special = getattr(tracker, "gm_verbs", {}).get(sub)
+    special = tracker.gm_verbs.get(sub)
     if special is not None:
         special(emit, args[1:])
         return

@@ -7,26 +7,33 @@ by its manifest) and calls the system's pure rule functions.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
-from saikoro.table.state import Character
+from saikoro.table.state import Character, Condition
 
 Verb = Callable[[Emit, str, list[str]], None]  # (emit, actor, args)
+GmVerb = Callable[[Emit, list[str]], None]  # (emit, args) of ``/gm <verb> …``
 
 
 class Tracker:
     """The generic tracker: listed order, one turn each, no rules of its own."""
 
     system = "DiceBot"
+    # A system's tracker sets these per instance (its handlers are bound methods).
     #: Slash commands of this system: name → handler(emit, actor, args).
-    verbs: ClassVar[dict[str, Verb]] = {}
+    verbs: Mapping[str, Verb] = MappingProxyType({})
     #: One help line per verb (Japanese, English).
-    verb_help: ClassVar[dict[str, Message]] = {}
+    verb_help: Mapping[str, Message] = MappingProxyType({})
+    #: Verbs a character may use outside their own turn (``/card``, ``/fate``).
+    off_turn_verbs: Collection[str] = frozenset()
+    #: The system's own GM rulings: ``/gm <verb> …`` → handler(emit, args).
+    gm_verbs: Mapping[str, GmVerb] = MappingProxyType({})
 
     #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
     #: is ``{戦闘}``); an edit of either changes both.
@@ -97,6 +104,11 @@ class Tracker:
         if key in refs:
             return key, int(refs[key]), 0
         return None
+
+    def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
+        """The condition ``/cond add NAME LABEL [LEVEL]`` gives (None: nothing to add; a
+        system may apply its rules or refuse); by default the label and level as they are."""
+        return Condition(label=label, level=level)
 
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """A system's consequences of an edited value (``:禁忌値+10`` …); none by default."""

@@ -676,9 +676,9 @@ class UnmeiTracker(Tracker):
             )
         effect = effects[args[0].lower()]
         character = emit.character(name)
-        incoming = character.fields.get("_incoming")
-        last = character.fields.get("_last_check")
-        last_condition = character.fields.get("_last_condition")
+        incoming: Any = character.fields.get("_incoming")
+        last: Any = character.fields.get("_last_check")
+        last_condition: Any = character.fields.get("_last_condition")
         # Refuse before rolling when there is nothing to rescue (the use is not spent).
         if effect is um.Rescue.CHECK_SUCCESS and not last:
             raise fail(
