@@ -37,7 +37,7 @@ from saikoro.table.emit import Emit, fail, roll_summary
 from saikoro.table.state import Character
 
 if TYPE_CHECKING:
-    from saikoro.table.littleworld_tracker import LittleWorldTracker
+    from saikoro.systems.littleworld.tracker import LittleWorldTracker
 
 ABILITIES = ("体力", "技巧", "理知")
 REWARD_KINDS = {
@@ -430,7 +430,7 @@ class SpecialSituations:
                 )
             if not self.tracker.caps(emit, healer).can_use_skill_cards:
                 raise fail(f"{name} はいまスキルカードを使えません", f"{name} cannot use cards now")
-        from saikoro.table.littleworld_tracker import rule_conditions
+        from saikoro.systems.littleworld.tracker import rule_conditions
 
         before = rule_conditions(patient)
         after, rules = lwc.cure(before, how)  # type: ignore[arg-type]

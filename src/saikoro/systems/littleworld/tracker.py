@@ -28,9 +28,9 @@ from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_parts
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
+from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
-from saikoro.table.littleworld_special import SpecialSituations
 from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker
 
@@ -66,7 +66,6 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
-    settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
     aliases: ClassVar[dict[str, str]] = {"CR": "cr"}
     min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
     hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
@@ -152,7 +151,7 @@ class LittleWorldTracker(Tracker):
         a night's rest heals by and what makes a カナヅチ or a 機械オンチ."""
         sheet = self._sheet(character)
         base = int(character.statuses.get(name, sheet.abilities.get(name)))
-        return max(base + sheet.modifier_total(name), 0)
+        return max(base + int(sheet.modifier_total(name)), 0)
 
     def references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
@@ -550,11 +549,11 @@ class LittleWorldTracker(Tracker):
     # -- after every change ---------------------------------------------------
     def after_line(self, emit: Emit) -> None:
         self.settle_rows(emit)
-        members = [
+        party = [
             lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
             for c in emit.state.characters.values()
         ]
-        status = lwc.party_status(members, self.cfg(emit))
+        status = lwc.party_status(party, self.cfg(emit))
         was = bool(emit.state.fields.get("party_down"))
         if status.down and not was:
             emit.add(
