@@ -297,7 +297,7 @@ def test_riding_needs_a_skill_check_and_no_combat_mounted(party: str) -> None:
 
 @pytest.mark.rule("LW-SPECIAL-03", via="table")
 def test_vehicles_need_a_check_that_exceeds_the_target(party: str) -> None:
-    out = player(party, ["@ギン /drive 船 5", "@ギン /drive 飛行機 5"])
+    out = player(party, ["@ギン /drive 船 5", "@ギン /drive 飛行機 5", "@ギン /drive ボート 5"])
     assert not any(o["ok"] for o in out) and "免許" in out[0]["ja"]
     out = player(party, ["@ギン /drive 車 10", "@ギン /drive バイク 10"], d6(3, 4, 4, 4))
     assert "(LW3>=11) ＞ 7[3,4]+3 ＞ 10 ＞ 失敗" in out[0]["text"]  # equal is not above

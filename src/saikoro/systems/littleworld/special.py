@@ -123,7 +123,17 @@ def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = 
     return Permission(True, "技巧", None, rules)
 
 
-_LICENCE_VEHICLES = ("船", "飛行機", "ヘリコプター", "潜水艦", "宇宙船")
+_LICENCE_VEHICLES = (
+    "船",
+    "ボート",
+    "ヨット",
+    "飛行機",
+    "航空機",
+    "飛行船",
+    "ヘリコプター",
+    "潜水艦",
+    "宇宙船",
+)
 
 
 def vehicle(kind: str, *, gm_override: bool = False) -> Permission:
