@@ -352,8 +352,10 @@ def test_herb_gathering(party: str) -> None:
     assert not out[0]["ok"]
     assert state(party)["ミミ"]["herbs"] == ["解毒草"]
     out = lw(party, ["/gm scenario end"])
-    assert "ミミ の解毒草は失われた" in texts(out)
+    assert "ミミ の解毒草・薬草は失われた" in texts(out)  # and her sheet's scenario-only 薬草
     assert state(party)["ミミ"]["herbs"] == []
+    assert state(party)["ミミ"]["items_lost"] == ["薬草"]
+    assert "失われた" not in texts(lw(party, ["/gm scenario end"]))  # nothing left to lose
     out = player(party, ["@ミミ /herb 野山"], d6(1, 2))  # a new scenario: the field again
     assert out[0]["ok"]
 

@@ -388,23 +388,36 @@ class SpecialSituations:
             )
 
     def gm_scenario(self, emit: Emit, args: list[str]) -> None:
-        """``/gm scenario end``: the scenario ends; gathered herbs are lost (LW-SPECIAL-08)
-        and every field may be gathered again in the next one."""
+        """``/gm scenario end``: the scenario ends; herbs are lost (LW-SPECIAL-08): those
+        gathered at the table and the sheet's ``scenario_only`` items (listed in the
+        character's ``items_lost``); every field may be gathered again in the next one."""
         if args != ["end"] and args != ["終了"]:
             raise fail("/gm scenario end です", "use /gm scenario end")
         for character in list(emit.state.characters.values()):
-            lost = list(character.fields.get("herbs") or [])
-            if lost:
+            gathered = list(character.fields.get("herbs") or [])
+            already = set(character.fields.get("items_lost") or [])
+            items = [i for i in self._sheet(character).items if i.name not in already]
+            _, lost_items = special.herbs_at_scenario_end(items)  # the sheet's scenario_only
+            lost = gathered + [i.name for i in lost_items]
+            if not lost:
+                continue
+            if lost_items:
                 emit.set_field(
                     character.name,
-                    "herbs",
-                    [],
+                    "items_lost",
+                    sorted(already | {i.name for i in lost_items}),
                     rules=("LW-SPECIAL-08",),
-                    text=Message(
-                        f"{character.name} の{'・'.join(lost)}は失われた",
-                        f"{character.name} loses {', '.join(lost)}",
-                    ),
                 )
+            emit.set_field(
+                character.name,
+                "herbs",
+                [],
+                rules=("LW-SPECIAL-08",),
+                text=Message(
+                    f"{character.name} の{'・'.join(lost)}は失われた",
+                    f"{character.name} loses {', '.join(lost)}",
+                ),
+            )
         emit.add(
             ev.ROOM_SET,
             {"key": HERB_FIELDS, "value": None},
