@@ -170,6 +170,11 @@ def test_rows_stay_as_set_and_collapse_only_in_combat(tmp_path: Path) -> None:
     assert state(db)["アリス"]["row"] == "前衛"
     lw(db, ["/combat end"])
     assert state(db)["アリス"]["row"] == "後衛"  # back to the row she was set to
+    lw(db, ["/combat start"])  # ボブ and ケンタ are down: アリス moves up again
+    lw(db, ["/gm set ケンタ HP 5"])  # healed: by default she stays in front
+    assert state(db)["アリス"]["row"] == "前衛"
+    lw(db, ["/gm setting rows_return_when_front_recovers true", "/gm set ボブ HP 5"])
+    assert state(db)["アリス"]["row"] == "後衛"
 
 
 # -- fix 5: 価値観 1–99, 禁忌値 0–100 ------------------------------------------------------------

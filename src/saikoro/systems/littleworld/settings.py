@@ -132,6 +132,12 @@ class LittleWorldSettings(BaseModel):
         default=True,
         description="LW-COMBAT-03: a character may pass to the end of the round once per round.",
     )
+    rows_return_when_front_recovers: bool = Field(
+        default=False,
+        description="LW-COMBAT-16: back-liners moved up by the collapse go back when a "
+        "front-liner of their side can act again (healed, woken) during the combat; by "
+        "default only a front-liner joining the combat, or its end, sends them back.",
+    )
     party_down_counts_paralysis: bool = Field(
         default=False,
         description="LW-HP-03: a paralysed PC counts as unable to act for 'party down' "

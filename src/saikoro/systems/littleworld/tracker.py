@@ -40,6 +40,12 @@ POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION = S.confusion_label
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
+#: Why back-liners moved up by the collapse go back (LW-COMBAT-16), in Japanese.
+REASONS_JA = {
+    "combat over": "戦闘終了",
+    "a front-liner joins": "前衛が参加",
+    "a front-liner can act again": "前衛が復帰",
+}
 
 
 def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.Conditions:
@@ -584,6 +590,12 @@ class LittleWorldTracker(Tracker):
                 for c in emit.state.characters.values()
                 if c.side == side
             ]
+            if self.cfg(emit).rows_return_when_front_recovers and any(
+                m.row == "前衛" and m.can_act and not emit.character(m.id).fields.get("row_set")
+                for m in members
+            ):
+                self.restore_rows(emit, (side,), "a front-liner can act again")
+                continue
             collapse = lwt.collapse_rows(members)
             for moved in collapse.moved:
                 emit.set_field(moved, "row_set", "後衛")
@@ -609,7 +621,7 @@ class LittleWorldTracker(Tracker):
                     row,
                     rules=("LW-COMBAT-16",),
                     text=Message(
-                        f"{c.name} は{row}に戻る ({'戦闘終了' if why == 'combat over' else '前衛が参加'})",
+                        f"{c.name} は{row}に戻る ({REASONS_JA.get(why, why)})",
                         f"{c.name} goes back to the {row} ({why})",
                     ),
                 )
