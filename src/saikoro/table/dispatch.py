@@ -268,8 +268,6 @@ def _status_edit(
     op, amount = (match.group(2), match.group(3)) if match.group(2) else match.group(4, 5)
     emit.gm = ctx.gm
     change_status(emit, tracker, speaker, label, op, int(amount))
-    return
-    change_status(emit, tracker, speaker, label, op, amount)
 
 
 def change_status(
@@ -331,42 +329,12 @@ class Builtin:
     help: Message
 
 
-def _help_verb(
-    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
-) -> None:
-    _help(emit, tracker)
-
-
 def _state_verb(
     emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
 ) -> dict[str, Any]:
     data = public_view(emit.state)
     emit.lines.append(Message(_json(data), _json(data)))
     return data
-
-
-def _log_verb(
-    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
-) -> None:
-    _log(emit, args, ctx)
-
-
-def _undo_verb(
-    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
-) -> None:
-    _undo(emit, ctx, speaker)
-
-
-def _char_verb(
-    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
-) -> None:
-    _char(emit, tracker, args, ctx)
-
-
-def _gm_verb(
-    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
-) -> None:
-    _gm(emit, tracker, args, ctx)
 
 
 def _cond_verb(
@@ -403,7 +371,7 @@ def _next_verb(
 #: The slash commands of every table, in /help's order (the system's own follow them).
 BUILTINS: dict[str, Builtin] = {
     "char": Builtin(
-        _char_verb,
+        lambda emit, tracker, args, speaker, ctx: _char(emit, tracker, args, ctx),
         "/char add PATH [pc|npc] [front|back] · /char list · /char remove 名前",
         Message("キャラクターの追加・一覧・削除", "add, list or remove characters"),
     ),
@@ -418,11 +386,27 @@ BUILTINS: dict[str, Builtin] = {
         "/cond add 名前 状態 [レベル] · /cond remove 名前 状態",
         Message("状態異常", "conditions"),
     ),
-    "undo": Builtin(_undo_verb, "/undo", Message("直前の行の取り消し", "undo the last line")),
-    "log": Builtin(_log_verb, "/log [N]", Message("ログ", "the log")),
+    "undo": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, speaker),
+        "/undo",
+        Message("直前の行の取り消し", "undo the last line"),
+    ),
+    "log": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _log(emit, args, ctx),
+        "/log [N]",
+        Message("ログ", "the log"),
+    ),
     "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
-    "help": Builtin(_help_verb, "/help", Message("この一覧", "this list")),
-    "gm": Builtin(_gm_verb, "/gm …", Message("GM裁定 (--gm, 下記)", "GM rulings (--gm, below)")),
+    "help": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _help(emit, tracker),
+        "/help",
+        Message("この一覧", "this list"),
+    ),
+    "gm": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _gm(emit, tracker, args, ctx),
+        "/gm …",
+        Message("GM裁定 (--gm, 下記)", "GM rulings (--gm, below)"),
+    ),
 }
 
 #: ``/gm`` sub-commands of every table (the system's ``gm_verbs`` follow them).
