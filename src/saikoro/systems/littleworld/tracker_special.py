@@ -136,7 +136,8 @@ class SpecialSituations:
             rules=permission.rules,
             gm=True,
             text=Message(
-                f"GM裁定: {name} — {reason.ja} が許可", f"GM ruling: {name} — {reason.en}"
+                f"GM裁定: {reason.ja} — {name} に許可",
+                f"GM ruling: {reason.en} — allowed for {name}",
             ),
         )
 
