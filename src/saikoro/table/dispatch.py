@@ -629,7 +629,7 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                 f"{sheet.name}'s sheet has no HP: give its max HP (max_hp)",
                 "no hp",
             )
-        character = tracker.new_character(sheet, side, row)
+        character = tracker.new_character(sheet, side, row, emit)
         emit.gm = ctx.gm
         emit.add(
             ev.CHARACTER_ADDED,
