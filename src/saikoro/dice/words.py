@@ -3,8 +3,8 @@
 Every command makes its own English (``RollResult.text_en``: the generic commands and every
 command of the built-in game systems); :func:`english_text` prefers it. What is left for
 the translation below: a result without ``text_en`` (a system's BCDice ``grich_text`` hook,
-a third-party system that gives none) and the odds' per-outcome words (``saikoro odds
---lang en``). ``to_english(text, system)`` replaces the words the generic commands print
+a third-party system that gives none; the odds' words of such results).
+``to_english(text, system)`` replaces the words the generic commands print
 (成功, 失敗, クリティカル, ファンブル, 成功数, their error sentences) and the
 system's own ``glossary_en`` in one pass, longest phrase first, so a phrase is
 never translated twice. Numbers, dice and the ``＞`` separators stay as they are.
