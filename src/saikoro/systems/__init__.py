@@ -47,6 +47,8 @@ class SettingsError(SaikoroError):
 
 #: Modules of this package that are not game systems.
 _NOT_SYSTEMS = frozenset({"base", "manifest"})
+#: How many distinct house-rule sets are kept built (per kind) before the cache starts over.
+_CACHED_SETTINGS = 256
 #: Extra system packages to register in every process (comma-separated).
 ENV_VAR = "SAIKORO_SYSTEMS"
 
@@ -176,6 +178,8 @@ class SystemRegistry(Mapping[str, GameSystem]):
 
         key = (system_id, json.dumps(dict(overrides or {}), sort_keys=True, ensure_ascii=False))
         if key not in self._settings:
+            if len(self._settings) >= _CACHED_SETTINGS:
+                self._settings.clear()  # rooms' house rules: a few; a flood must not grow it
             cls = self.manifest(system_id).settings_class()
             self._settings[key] = cls.model_validate(json.loads(key[1])) if cls else None
         return self._settings[key]
@@ -203,6 +207,8 @@ class SystemRegistry(Mapping[str, GameSystem]):
 
         key = (system_id, json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False))
         if key not in self._configured:
+            if len(self._configured) >= _CACHED_SETTINGS:
+                self._configured.clear()
             self._configured[key] = self.manifest(system_id).game_class()(settings)
         return self._configured[key]
 
