@@ -22,45 +22,100 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 
 __all__ = [
     "FORMATS",
+    "AmbiguousImport",
     "ImportReport",
     "TransferError",
     "detect_format",
     "export_ccfolia",
     "export_udonarium",
     "export_udonarium_xml",
+    "import_all",
     "import_bytes",
     "load_character_file",
     "parse_character",
+    "parse_characters",
 ]
 
 
-def parse_character(raw: bytes, source_format: str) -> PortableCharacter:
+def parse_characters(raw: bytes, source_format: str) -> list[PortableCharacter]:
+    """Every character in a file (a Udonarium room file holds several; CCFOLIA one)."""
     if source_format == "ccfolia":
         from saikoro.transfer.ccfolia import parse_ccfolia
 
-        return parse_ccfolia(raw)
+        return [parse_ccfolia(raw)]
     if source_format == "udonarium":
-        from saikoro.transfer.udonarium import parse_udonarium
+        from saikoro.transfer.udonarium import parse_udonarium_all
 
-        return parse_udonarium(raw)
+        return parse_udonarium_all(raw)
     raise bad_file(
         f"形式 {source_format!r} はありません ({', '.join(FORMATS)})",
         f"unknown format {source_format!r} ({', '.join(FORMATS)})",
     )
 
 
-def import_bytes(
-    raw: bytes, source_format: str, system: str | None = None
-) -> tuple[SheetBase, ImportReport]:
-    """A Udonarium or CCFOLIA character's bytes → a sheet of ``system`` and the report.
+def parse_character(raw: bytes, source_format: str) -> PortableCharacter:
+    return parse_characters(raw, source_format)[0]
 
-    ``system`` may be omitted for a file saikoro exported (it names its system) and for a
-    Udonarium piece whose chat palette's ``dicebot`` is a saikoro system.
+
+class AmbiguousImport(TransferError):
+    """Some labels matched a sheet field only doubtfully; the report says which."""
+
+    reason = "ambiguous import"
+
+    def __init__(self, report: ImportReport) -> None:
+        doubts_ja = "; ".join(d.ja for d in report.doubts)
+        doubts_en = "; ".join(d.en for d in report.doubts)
+        super().__init__(
+            Message(
+                f"{report.name or '?'}: 曖昧な対応があります ({doubts_ja})。"
+                "確認のうえ --accept-ambiguous を付けて取り込んでください",
+                f"{report.name or '?'}: ambiguous matches ({doubts_en});"
+                " check them, then import with --accept-ambiguous",
+            )
+        )
+        self.report = report
+
+
+def import_all(
+    raw: bytes,
+    source_format: str,
+    system: str | None = None,
+    *,
+    name: str | None = None,
+    accept_ambiguous: bool = False,
+) -> list[tuple[SheetBase, ImportReport]]:
+    """Every character of a file (or the one called ``name``) → sheets and reports.
+
+    Raises :class:`AmbiguousImport` when a label matched only doubtfully (another game's
+    file, a loose label such as 生命力, one field given twice with different values),
+    unless ``accept_ambiguous``.
     """
+    characters = parse_characters(raw, source_format)
+    if name is not None:
+        chosen = [c for c in characters if c.name == name]
+        if not chosen:
+            names = "、".join(c.name or "?" for c in characters)
+            raise TransferError(
+                Message(
+                    f"{name!r} という名前のキャラクターはありません (あるのは: {names})",
+                    f"no character named {name!r} (the file has: {', '.join(c.name or '?' for c in characters)})",
+                )
+            )
+        characters = chosen
+    results = [_import_one(character, source_format, system) for character in characters]
+    if not accept_ambiguous:
+        for _sheet, report in results:
+            if report.ambiguous:
+                raise AmbiguousImport(report)
+    return results
+
+
+def _import_one(
+    character: PortableCharacter, source_format: str, system: str | None
+) -> tuple[SheetBase, ImportReport]:
     from saikoro.sheets import SHEET_CLASSES
     from saikoro.transfer.mapping import import_character
 
-    character = parse_character(raw, source_format)
     palette_system = character.dicebot if character.dicebot in SHEET_CLASSES else None
     system = system or character.extras_system or palette_system
     if not system:
@@ -71,6 +126,34 @@ def import_bytes(
             )
         )
     return import_character(character, system, source_format)
+
+
+def import_bytes(
+    raw: bytes,
+    source_format: str,
+    system: str | None = None,
+    *,
+    name: str | None = None,
+    accept_ambiguous: bool = False,
+) -> tuple[SheetBase, ImportReport]:
+    """A Udonarium or CCFOLIA character's bytes → a sheet of ``system`` and the report.
+
+    ``system`` may be omitted for a file saikoro exported (it names its system) and for a
+    Udonarium piece whose chat palette's ``dicebot`` is a saikoro system. A file with
+    several characters needs ``name`` (or :func:`import_all`).
+    """
+    results = import_all(raw, source_format, system, name=name, accept_ambiguous=accept_ambiguous)
+    if len(results) > 1:
+        names = [sheet.name for sheet, _ in results]
+        raise TransferError(
+            Message(
+                f"このファイルには {len(names)} 人のキャラクターがいます ({'、'.join(names)}):"
+                " 1 人を名前で選ぶか (--name)、全員を取り込んでください",
+                f"the file holds {len(names)} characters ({', '.join(names)}):"
+                " choose one by name (--name) or import them all",
+            )
+        )
+    return results[0]
 
 
 def export_ccfolia(sheet: SheetBase) -> str:
