@@ -285,3 +285,19 @@ def test_empty_ccfolia_status_is_dropped_not_a_note() -> None:
     sheet, report = import_bytes(raw, "ccfolia", "LittleWorld")
     assert "/" not in sheet.notes.values() and "MP" not in sheet.notes and "SAN" not in sheet.notes
     assert ("resource MP", "ignored") in {(line.source, line.status) for line in report.lines}
+
+
+def test_char_add_explains_room_files_and_ambiguous_files(tmp_path: Path) -> None:
+    """``/char add`` has no flags: it says which ``saikoro import`` command to run first."""
+    from saikoro.transfer import load_character_file
+
+    room = tmp_path / "room.zip"
+    room.write_bytes(room_file())
+    with pytest.raises(TransferError) as caught:
+        load_character_file(room, "LittleWorld")
+    assert "3 characters" in caught.value.message.en and "-o DIR" in caught.value.message.en
+    loose = tmp_path / "piece.json"
+    loose.write_bytes(ccfolia(params=[*LW_PARAMS, {"label": "生命力", "value": "12"}]))
+    with pytest.raises(TransferError) as caught:
+        load_character_file(loose, "LittleWorld")
+    assert "--accept-ambiguous" in caught.value.message.en

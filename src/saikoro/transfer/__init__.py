@@ -208,8 +208,29 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     source_format = detect_format(path.name, raw)
     if source_format is None:
         return load_sheet(path, system)
-    sheet, _report = import_bytes(raw, source_format, system)
-    return sheet
+    command = f"saikoro import {source_format} {path.name}"
+    try:
+        results = import_all(raw, source_format, system)
+    except AmbiguousImport as error:
+        raise TransferError(
+            Message(
+                f"{error.message.ja} — 先に `{command} --accept-ambiguous -o シート.json`"
+                " で確かめてから /char add シート.json",
+                f"{error.message.en} — check it with `{command} --accept-ambiguous"
+                " -o sheet.json` first, then /char add sheet.json",
+            )
+        ) from None
+    if len(results) > 1:
+        names = [sheet.name for sheet, _ in results]
+        raise TransferError(
+            Message(
+                f"{path.name} には {len(names)} 人のキャラクターがいます ({'、'.join(names)}):"
+                f" `{command} -o フォルダ` で分けてから /char add フォルダ/名前.json",
+                f"{path.name} holds {len(names)} characters ({', '.join(names)}):"
+                f" split it with `{command} -o DIR`, then /char add DIR/NAME.json",
+            )
+        )
+    return results[0][0]
 
 
 def _register_with_table() -> None:

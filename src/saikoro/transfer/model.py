@@ -119,10 +119,11 @@ class ImportReport:
             "saikoro": ("saikoro データ", "saikoro data"),
         }
         en = lang == "en"
+        who = f" ({self.name})" if self.name else ""
         head = (
-            f"Import from {self.source_format} as {self.system}:"
+            f"Import from {self.source_format} as {self.system}{who}:"
             if en
-            else f"{self.source_format} から {self.system} へ取り込み:"
+            else f"{self.source_format} から {self.system} へ取り込み{who}:"
         )
         rows = [head]
         for line in self.lines:
