@@ -172,23 +172,23 @@ def run_play(
             else:
                 outcome = _carry_out(session, line)
             if isinstance(outcome, SaikoroError):
-                error = outcome
-                status = 2 if isinstance(error, StoreError) else max(status, 1)
+                refusal = outcome
+                status = 2 if isinstance(refusal, StoreError) else max(status, 1)
                 if as_json:
                     print(
                         json_line(
                             {
                                 "line": line,
                                 "ok": False,
-                                "reason": error.reason,
-                                "ja": error.message.ja,
-                                "en": error.message.en,
+                                "reason": refusal.reason,
+                                "ja": refusal.message.ja,
+                                "en": refusal.message.en,
                             }
                         ),
                         flush=True,
                     )
                 else:
-                    print(f"エラー / error: {terminal_text(error.message.both())}", flush=True)
+                    print(f"エラー / error: {terminal_text(refusal.message.both())}", flush=True)
                 continue
             if as_json:
                 body: dict[str, Any] = {

@@ -243,9 +243,11 @@ class SqlStore:
         """Create a room whose first event is ``first``; an existing room is returned as is."""
         try:
             with self._faults("部屋を作成", "create a room"), self.engine.begin() as conn:
-                room_id = conn.execute(
+                inserted = conn.execute(
                     insert(rooms).values(name=name, system=system, version=1)
-                ).inserted_primary_key[0]
+                ).inserted_primary_key
+                assert inserted is not None
+                room_id = inserted[0]
                 conn.execute(
                     insert(events).values(
                         room_id=room_id,

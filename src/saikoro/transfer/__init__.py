@@ -94,11 +94,11 @@ def import_all(
     if name is not None:
         chosen = [c for c in characters if c.name == name]
         if not chosen:
-            names = "、".join(c.name or "?" for c in characters)
+            names = [c.name or "?" for c in characters]
             raise TransferError(
                 Message(
-                    f"{name!r} という名前のキャラクターはありません (あるのは: {names})",
-                    f"no character named {name!r} (the file has: {', '.join(c.name or '?' for c in characters)})",
+                    f"{name!r} という名前のキャラクターはありません (あるのは: {'、'.join(names)})",
+                    f"no character named {name!r} (the file has: {', '.join(names)})",
                 )
             )
         characters = chosen

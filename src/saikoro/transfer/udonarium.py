@@ -366,7 +366,8 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
     palette.text = xml_text(character.palette)
     ElementTree.indent(root, space="  ")
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, "utf-8")
+    body: bytes = ElementTree.tostring(root, "utf-8")
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
 
 
 def render_udonarium_zip(character: PortableCharacter) -> bytes:
