@@ -3,12 +3,14 @@ traceback, and memory stays bounded while reading (peak RSS measured in a subpro
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import struct
 import subprocess
 import sys
 import textwrap
+import time
 import zipfile
 from pathlib import Path
 
@@ -284,3 +286,25 @@ def test_peak_memory_is_bounded(case: str, tmp_path: Path) -> None:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["peak_mb"] < PEAK_BOUND_MB, result
     assert "Traceback" not in done.stderr
+
+
+def _quickly(raw: bytes, fmt: str) -> None:
+    """Imported or refused within 2 s."""
+    started = time.monotonic()
+    with contextlib.suppress(TransferError):
+        import_bytes(raw, fmt, "LittleWorld", accept_ambiguous=True)
+    assert time.monotonic() - started < 2.0
+
+
+def test_unterminated_escaped_string_is_scanned_in_linear_time() -> None:
+    """``"\\"\\"\\"…`` without a closing quote: the value count's string pattern must not
+    rescan to the end from every quote (quadratic)."""
+    _quickly(b'{"kind": "character", "data": {"name": "' + b'\\"' * 1_000_000, "ccfolia")
+
+
+def test_long_palette_line_of_spaces_is_read_in_linear_time() -> None:
+    """A palette line ``//`` + spaces: main's variable pattern backtracked cubically (800
+    spaces took 4 s, 5000 did not finish in 5 minutes)."""
+    commands = "//" + " " * 200_000 + "x\n//体力" + " " * 200_000 + "= 3"
+    raw = ABILITIES.replace("EXTRA", f'"commands": {json.dumps(commands)}').encode()
+    _quickly(raw, "ccfolia")

@@ -93,7 +93,9 @@ class InvalidJson(TransferError):
 #: Values (containers + items) and nesting of one JSON text; a character has far fewer.
 MAX_JSON_VALUES = 200_000
 MAX_JSON_DEPTH = 64
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+#: A JSON string; an unterminated one runs to the end of the text, so that every start
+#: is scanned once (linear even for ``"\"\"\"…`` without a closing quote).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
 
 
 def load_json(text: str) -> Any:

@@ -10,7 +10,6 @@ the block. A label no slot knows becomes a note (``notes[label]``); nothing is d
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 from saikoro.i18n import Message
@@ -39,7 +38,6 @@ MAX_ITEMS = 2000  # resources + params of one piece
 ORDER_KEY = "_order"  # in saikoro's block: key order of the profile's ordered mappings
 PALETTE_NOTE = "チャットパレット"
 NOTE_SECTION = "メモ"
-_VARIABLE = re.compile(r"^//\s*([^=＝]+?)\s*[=＝]\s*(.*?)\s*$")
 
 
 # -- paths ---------------------------------------------------------------------------------
@@ -353,12 +351,20 @@ class NoteBook:
 
 
 def _palette_variables(palette: str) -> list[tuple[str, str]]:
-    """Udonarium palette variables: lines ``//体力=3``."""
+    """Udonarium palette variables: lines ``//体力=3`` (split by hand: a regular expression
+    with spaces around the label backtracked cubically on a long line of spaces)."""
     found = []
     for line in palette.splitlines():
-        match = _VARIABLE.match(line.strip())
-        if match:
-            found.append((match[1], match[2]))
+        text = line.strip()
+        if not text.startswith("//"):
+            continue
+        body = text[2:]
+        cuts = [i for i in (body.find("="), body.find("＝")) if i >= 0]
+        if not cuts:
+            continue
+        label, value = body[: min(cuts)].strip(), body[min(cuts) + 1 :].strip()
+        if label:
+            found.append((label, value))
     return found
 
 
