@@ -308,3 +308,13 @@ def test_long_palette_line_of_spaces_is_read_in_linear_time() -> None:
     commands = "//" + " " * 200_000 + "x\n//体力" + " " * 200_000 + "= 3"
     raw = ABILITIES.replace("EXTRA", f'"commands": {json.dumps(commands)}').encode()
     _quickly(raw, "ccfolia")
+
+
+def test_zip_needing_a_newer_zip_version_is_refused() -> None:
+    """zipfile raises NotImplementedError ("zip file version 24.6") while reading the
+    directory of a member that needs a newer zip version (found by fuzzing)."""
+    data = bytearray(zip_bytes({"data.xml": PIECE}))
+    central = data.rfind(b"PK\x01\x02")
+    data[central + 6 : central + 8] = (246).to_bytes(2, "little")
+    error = refusal(bytes(data))
+    assert "not a valid zip" in error.message.en

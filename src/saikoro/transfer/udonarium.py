@@ -108,7 +108,15 @@ def read_xml_from_zip(raw: bytes) -> bytes:
         )
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError) as error:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        NotImplementedError,  # "zip file version 24.6"
+        EOFError,
+        struct.error,
+        ValueError,
+        OSError,
+    ) as error:
         raise bad_file(f"zip として読めません: {error}", f"not a valid zip: {error}") from None
     with archive:
         entries_read = archive.infolist()
