@@ -129,7 +129,9 @@ def run_play(
     from saikoro.i18n import current_lang
     from saikoro.store import StoreError, open_store
     from saikoro.table.session import TableSession
+    from saikoro.transfer import register_with_table
 
+    register_with_table()  # /char add reads Udonarium and CCFOLIA files too
     lang = current_lang()
 
     def fatal(error: SaikoroError) -> int:

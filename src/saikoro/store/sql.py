@@ -15,7 +15,6 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,10 +44,11 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.schema import CreateIndex, CreateTable
 
-from saikoro.errors import SaikoroError
+from saikoro.errors import SaikoroError, require_extra
 from saikoro.i18n import Message
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, _apply_in_place, replay
+from saikoro.table.state import RoomState, apply_in_place, replay
+from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, VersionConflict
 
 T = TypeVar("T")
 
@@ -61,7 +61,7 @@ rooms = Table(
     "saikoro_rooms",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(200), nullable=False),
+    Column("name", String(ROOM_NAME_LENGTH), nullable=False),
     Column("system", String(64), nullable=False),
     Column("version", Integer, nullable=False, default=0),
     UniqueConstraint("name", name="uq_saikoro_rooms_name"),
@@ -88,18 +88,6 @@ snapshots = Table(
 
 class StoreError(SaikoroError):
     reason = "store error"
-
-
-class VersionConflict(Exception):
-    """Another writer appended first; re-read the room and try again."""
-
-
-@dataclass(frozen=True)
-class RoomRecord:
-    id: int
-    name: str
-    system: str
-    version: int
 
 
 _PASSWORD_IN_URL = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")
@@ -159,6 +147,8 @@ class SqlStore:
         self.url = url
         self.shown_url = redact_url(url_or_path)
         self._password = _password_of(url)
+        if url.startswith("postgresql+psycopg"):
+            require_extra("psycopg", "postgres", Message("PostgreSQL", "PostgreSQL"))
         try:
             if url.startswith("sqlite"):
                 self.engine: Engine = create_engine(url, connect_args={"timeout": 60})
@@ -314,7 +304,7 @@ class SqlStore:
                 .order_by(events.c.seq)
             ).all()
             for row in rows:
-                _apply_in_place(state, self._event(room, row.seq, row.body))
+                apply_in_place(state, self._event(room, row.seq, row.body))
             new_events, after, result = produce(state)
             if not new_events:
                 return state, result

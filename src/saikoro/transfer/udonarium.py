@@ -14,7 +14,7 @@ The XML, as Udonarium saves a piece::
           <data name="情報"><data type="note" name="説明">複数行…</data></data>
         </data>
       </data>
-      <chat-palette dicebot="LittleWorld">2D6+{体力} 【体力】判定</chat-palette>
+      <chat-palette dicebot="SystemID">2D6+{体力} 【体力】判定</chat-palette>
     </character>
 
 Sections in ``detail`` may nest; every leaf is read. saikoro's own block is a note

@@ -65,7 +65,6 @@ def _not_self(name: str, target: str) -> None:
 
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
-    settings_location = "saikoro.systems.unmeid100.settings:UnmeiSettings"
     aliases: ClassVar[dict[str, str]] = {
         "戦闘スキル": "戦闘",
         "盗賊スキル": "盗賊",
@@ -321,15 +320,14 @@ class UnmeiTracker(Tracker):
         return weapons[0] if weapons else None
 
     def _roll_damage(self, emit: Emit, expr: str, times: int = 1) -> int:
-        from saikoro.dice.engine import evaluate
-        from saikoro.systems import systems
+        from saikoro.dice.sums import roll_sum
 
         total = 0
         for _ in range(times):
-            result = evaluate(expr, systems.get_system("DiceBot"), emit.randomizer)
-            if result is None or result.value is None:
+            rolled = roll_sum(expr, emit.randomizer)
+            if rolled is None:
                 raise fail(f"ダメージダイス {expr!r} を振れません", f"cannot roll damage {expr!r}")
-            total += result.value
+            total += rolled
         return total
 
     def apply_damage(
@@ -677,9 +675,9 @@ class UnmeiTracker(Tracker):
             )
         effect = effects[args[0].lower()]
         character = emit.character(name)
-        incoming = character.fields.get("_incoming")
-        last = character.fields.get("_last_check")
-        last_condition = character.fields.get("_last_condition")
+        incoming: Any = character.fields.get("_incoming")
+        last: Any = character.fields.get("_last_check")
+        last_condition: Any = character.fields.get("_last_condition")
         # Refuse before rolling when there is nothing to rescue (the use is not spent).
         if effect is um.Rescue.CHECK_SUCCESS and not last:
             raise fail(
