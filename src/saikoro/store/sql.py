@@ -189,7 +189,7 @@ class SqlStore:
         why = lines[0] if lines else type(error).__name__
         if self._password:
             why = why.replace(self._password, "***")
-        return why
+        return _PASSWORD_IN_URL.sub(r"\1***@", why)  # a URL quoted by the driver
 
     def _failure(self, what_ja: str, what_en: str, error: BaseException) -> StoreError:
         return StoreError(
