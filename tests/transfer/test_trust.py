@@ -172,6 +172,16 @@ def test_exact_label_beats_a_loose_one_without_doubt() -> None:
     assert not report.ambiguous
 
 
+def test_exact_label_wins_over_a_loose_status_given_first() -> None:
+    raw = ccfolia(
+        status=[{"label": "生命力", "value": 15, "max": 15}],
+        params=[{"label": "HP", "value": "20/24"}, *LW_PARAMS],
+    )
+    sheet, report = import_bytes(raw, "ccfolia", "LittleWorld")
+    assert (sheet.hp, sheet.max_hp) == (20, 24) and sheet.notes["生命力"] == "15/15"
+    assert not report.ambiguous
+
+
 def test_a_file_for_another_game_is_ambiguous() -> None:
     xml = udonarium(
         f'<data name="リソース"><data type="numberResource" currentValue="20" name="HP">24</data>'

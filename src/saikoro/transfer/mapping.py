@@ -274,15 +274,18 @@ def import_character(
         else:
             report.add(source, target, "mapped")
 
+    entries: list[tuple[str, str, str, str | None]] = []  # (source, label, value, maximum)
     for resource in character.resources:
         if not (resource.value.strip() or resource.max.strip()):
             report.add(f"resource {resource.label}", "(空 / empty)", "ignored")
             continue
-        place(f"resource {resource.label}", resource.label, resource.value, resource.max)
-    params = [(f"{p.where}/" if p.where else "", p) for p in character.params]
-    params.sort(key=lambda item: profile.is_loose(item[1].label))  # exact labels first
-    for where, param in params:
-        place(f"param {where}{param.label}", param.label, param.value)
+        entries.append((f"resource {resource.label}", resource.label, resource.value, resource.max))
+    for param in character.params:
+        where = f"{param.where}/" if param.where else ""
+        entries.append((f"param {where}{param.label}", param.label, param.value, None))
+    entries.sort(key=lambda entry: profile.is_loose(entry[1]))  # exact labels win
+    for entry in entries:
+        place(*entry)
     for label, value in _palette_variables(character.palette):
         slot = profile.find(label, labels | {norm_label(label)})
         if slot is not None and slot.path not in assigned:
