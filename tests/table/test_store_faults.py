@@ -82,6 +82,20 @@ def test_garbled_event_after_the_last_snapshot_is_exit_2(
     assert f"event {last}" in result.stderr and "damaged" in result.stderr
 
 
+@pytest.mark.parametrize("version", ["'x'", "1", "99"])
+def test_room_version_that_disagrees_with_its_events_is_exit_2(
+    tmp_path: Path, version: str
+) -> None:
+    """A rooms row edited by hand: named as damaged (main retried 20 times, then said
+    "the room is too busy")."""
+    db = tmp_path / "room.db"
+    room_with_lines(db)
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"UPDATE saikoro_rooms SET version = {version}")
+    result = play_text(str(db), ["1D6"])
+    assert result.exit_code == 2 and "damaged" in result.stderr
+
+
 @pytest.mark.parametrize("garbage", ["not json", '{"version": "x"}', "[]"])
 def test_garbled_snapshot_is_skipped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, garbage: str

@@ -225,9 +225,30 @@ class SqlStore:
 
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:
+        """The room called ``name``; StoreError when its record disagrees with its events
+        (a version that is not the number of its last event: written by something else)."""
+        newest = (
+            select(func.max(events.c.seq))
+            .where(events.c.room_id == rooms.c.id)
+            .scalar_subquery()
+            .label("last")
+        )
         with self._faults("部屋を読み込", "read rooms"), self.engine.connect() as conn:
-            row = conn.execute(select(rooms).where(rooms.c.name == name)).first()
-        return RoomRecord(row.id, row.name, row.system, row.version) if row else None
+            # one statement: a writer appending meanwhile cannot make the two disagree
+            row = conn.execute(select(rooms, newest).where(rooms.c.name == name)).first()
+        if row is None:
+            return None
+        last = row.last
+        if not (isinstance(row.version, int) and row.version == last):
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} の部屋 {name!r} が壊れています (版 "
+                    f"{row.version!r}、最後のイベント {last!r})。バックアップから戻してください",
+                    f"room {name!r} in database {self.shown_url} is damaged (version "
+                    f"{row.version!r}, last event {last!r}); restore a backup",
+                )
+            )
+        return RoomRecord(row.id, row.name, row.system, row.version)
 
     def create_room(self, name: str, system: str, first: Event) -> RoomRecord:
         """Create a room whose first event is ``first``; an existing room is returned as is."""
