@@ -83,6 +83,13 @@ def test_ccfolia_status_without_max_is_its_own_maximum(system: str, params: list
     assert (sheet.hp, sheet.max_hp) == (10, 10)
 
 
+def test_ccfolia_status_with_only_a_maximum_is_full() -> None:
+    sheet, _ = import_bytes(
+        ccfolia(status=[{"label": "HP", "max": 14}], params=LW_PARAMS), "ccfolia", "LittleWorld"
+    )
+    assert (sheet.hp, sheet.max_hp) == (14, 14)
+
+
 @pytest.mark.parametrize(
     ("system", "params"), [("LittleWorld", LW_PARAMS), ("UnmeiD100", UM_PARAMS)]
 )

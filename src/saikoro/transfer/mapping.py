@@ -222,6 +222,8 @@ def import_character(
         loose = profile.is_loose(label)
         if slot.max_path and maximum is None and "/" in text:  # a param "10/15"
             text, maximum = (part.strip() for part in text.split("/", 1))
+        if slot.max_path and not text.strip() and maximum and maximum.strip():
+            text = maximum  # only a maximum: at full
         try:
             value = slot.convert(text)
             top = slot.convert(maximum) if slot.max_path and maximum and maximum.strip() else None
