@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -229,6 +230,8 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
             text=True,
         )
         assert process.stdin is not None and process.stdout is not None
+        watchdog = threading.Timer(90, process.kill)  # a hang fails the test, not the run
+        watchdog.start()
         process.stdin.write("こんにちは\n")
         process.stdin.flush()
         first = json.loads(process.stdout.readline())
@@ -240,6 +243,7 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
         process.stdin.close()
         code = process.wait(timeout=60)
         err = process.stderr.read() if process.stderr else ""
+        watchdog.cancel()
     finally:
         _pg_script("stop", port, directory)
         shutil.rmtree(directory, ignore_errors=True)
