@@ -24,10 +24,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import sheet_from_data
-from saikoro.systems import get_system
 from saikoro.systems.littleworld import commands as lwcmd
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper, special
@@ -167,7 +165,7 @@ class SpecialSituations:
         over = Message(f", 目標値{target}を上回る", f", must exceed {target}") if exceed else None
         head_ja = f"{name}: {what.ja} ({ability}{over.ja if over else ''})"
         head_en = f"{name}: {what.en} ({ability}{over.en if over else ''})"
-        english = to_english(result.text, get_system("LittleWorld"))
+        english = result.text_en or result.text  # LW commands make their own English
         emit.add(
             ev.ROLL,
             {
