@@ -1,0 +1,372 @@
+"""Where dice work runs: a pool of worker processes with a hard deadline and fair turns.
+
+Rolls never run on the event loop. :class:`RollPool` keeps worker processes (started
+by a fork server that has imported the engine and every system, so a new worker is
+ready in milliseconds) and gives each job to an idle one:
+
+- **Hard deadline**: a job still running after ``deadline`` seconds is abandoned — its
+  worker is killed and replaced — and the client gets ``503 timeout``.
+- **Per-client limits**: at most ``per_client_running`` jobs of one client address run
+  at once and ``per_client_waiting`` more wait (beyond: ``429 too many requests``); a
+  job waiting longer than ``queue_timeout`` gets ``503 busy``.
+- **Cheap work first**: each client's recent cost per job is followed (an exponential
+  average of its jobs' run times). Clients whose jobs are cheap are served first and may
+  use the ``light_workers`` kept for them; clients whose jobs are expensive share the
+  other ``workers`` only. So one client's expensive commands delay another's ``2D6`` by
+  at most one cheap job, not by a queue of expensive ones.
+
+:class:`InlineRoller` runs jobs in-process instead (tests with scripted dice, tools);
+its deadline is only checked between dice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from saikoro.dice.randomizer import DiceSource
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.server.bodies import answer, encode, error_answer, error_status_and_body
+from saikoro.server.jobs import RollJob
+
+log = logging.getLogger("saikoro.server")
+
+Reply = tuple[int, bytes]
+
+
+@dataclass(frozen=True)
+class PoolLimits:
+    """The pool's sizes and bounds (``saikoro serve`` options; see docs/server.md)."""
+
+    workers: int = max(1, os.cpu_count() or 1)  # for every client
+    light_workers: int = 1  # kept for clients whose jobs are cheap
+    deadline: float = 5.0  # seconds one job may run
+    per_client_running: int = 2
+    per_client_waiting: int = 16
+    queue_timeout: float = 10.0  # seconds a job may wait for a worker
+    heavy_seconds: float = 0.02  # a client whose jobs average more is "heavy"
+
+
+class RollTimeoutError(SaikoroError):
+    reason = "timeout"
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            Message(
+                f"{seconds:g} 秒以内に処理が終わりませんでした",
+                f"the command did not finish within {seconds:g} s",
+            )
+        )
+
+
+class BusyError(SaikoroError):
+    reason = "busy"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                "サーバーが混み合っています。少し待ってから送ってください",
+                "the server is busy; try again shortly",
+            )
+        )
+
+
+class TooManyRequestsError(SaikoroError):
+    reason = "too many requests"
+
+    def __init__(self) -> None:
+        super().__init__(
+            Message(
+                "このアドレスから同時に送られたリクエストが多すぎます",
+                "too many requests at once from this address",
+            )
+        )
+
+
+def error_reply(error: SaikoroError | None, extras: bool) -> Reply:
+    """The reply for ``error`` (None: an internal error)."""
+    if error is None:
+        status, body = error_answer("internal error", None, extras)
+    else:
+        status, body = error_status_and_body(error, extras)
+    return status, encode(body)
+
+
+class DeadlineSource:
+    """Wraps a dice source; a die asked for after the deadline ends the command (503)."""
+
+    def __init__(self, source: DiceSource | None, seconds: float) -> None:
+        from saikoro.dice.randomizer import RandomSource
+
+        self.source = source if source is not None else RandomSource()
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+        self.yields_faces = getattr(self.source, "yields_faces", False)
+
+    def roll(self, sides: int) -> int:
+        if time.monotonic() > self.deadline:
+            raise RollTimeoutError(self.seconds)
+        return self.source.roll(sides)
+
+
+class InlineRoller:
+    """Runs jobs in the calling process (the event loop): for tests and tools only."""
+
+    def __init__(self, source_factory: Callable[[], DiceSource] | None, deadline: float) -> None:
+        self.source_factory = source_factory
+        self.deadline = deadline
+
+    async def start(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    async def run(self, client: str, job: RollJob) -> Reply:
+        source = self.source_factory() if self.source_factory is not None else None
+        return answer(job, DeadlineSource(source, self.deadline))
+
+
+class _Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    def __init__(self, context: Any, lane: str) -> None:
+        from saikoro.server.worker import serve_jobs
+
+        self.lane = lane
+        self.conn, child = context.Pipe()
+        self.process = context.Process(
+            target=serve_jobs, args=(child,), daemon=True, name=f"saikoro-roll-{lane}"
+        )
+        self.process.start()
+        child.close()
+
+    async def _receive(self, timeout: float) -> Any:
+        """The worker's next message; None when none came in time or the worker died."""
+        loop = asyncio.get_running_loop()
+        readable = loop.create_future()
+        fd = self.conn.fileno()
+        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+        try:
+            await asyncio.wait_for(readable, timeout)
+        except TimeoutError:
+            return None
+        finally:
+            loop.remove_reader(fd)
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            return None
+
+    async def ready(self, timeout: float) -> bool:
+        """Wait until the new worker has started (imports done): True when it has."""
+        from saikoro.server.worker import READY
+
+        return await self._receive(timeout) == READY
+
+    async def call(self, payload: Any, timeout: float) -> tuple[Any, ...] | None:
+        """Send a job and wait for its reply; None when it timed out or the worker died."""
+        self.conn.send(payload)
+        reply: tuple[Any, ...] | None = await self._receive(timeout)
+        return reply
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+            self.process.join(timeout=2)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+@dataclass
+class _Client:
+    running: int = 0
+    waiting: int = 0
+    cost: float = 0.0  # exponential average of this client's job times (seconds)
+    seen: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class _Waiter:
+    client: str
+    future: asyncio.Future[_Worker]
+    order: int
+
+
+class RollPool:
+    """Worker processes, per-client limits and cheap-first turns (see the module's doc)."""
+
+    COST_WEIGHT = 0.3  # weight of the newest job in a client's average
+    FORGET_AFTER = 300.0  # seconds after which an idle client's record may be dropped
+
+    def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
+        self.limits = limits or PoolLimits()
+        self.source_factory = source_factory  # picklable sources only (scripted dice)
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(["saikoro.server.worker"])
+        self._idle: dict[str, list[_Worker]] = {"heavy": [], "light": []}
+        self._workers: set[_Worker] = set()
+        self._waiting: list[_Waiter] = []
+        self._clients: dict[str, _Client] = {}
+        self._order = itertools.count()
+        self._starting: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    # -- life -------------------------------------------------------------------
+    STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        lanes = ["heavy"] * self.limits.workers + ["light"] * self.limits.light_workers
+        workers = await loop.run_in_executor(None, lambda: [self._spawn(lane) for lane in lanes])
+        await asyncio.gather(*(self._enlist(worker) for worker in workers))
+
+    async def close(self) -> None:
+        self._closed = True
+        for worker in list(self._workers):
+            worker.kill()
+        self._workers.clear()
+        for waiter in self._waiting:
+            if not waiter.future.done():
+                waiter.future.cancel()
+        self._waiting.clear()
+
+    def _spawn(self, lane: str) -> _Worker:
+        worker = _Worker(self._context, lane)
+        self._workers.add(worker)
+        return worker
+
+    async def _enlist(self, worker: _Worker) -> None:
+        """Make ``worker`` idle once it is ready (or start another in its place)."""
+        while not await worker.ready(self.STARTUP_SECONDS):
+            log.error("a roll worker did not start; starting another")
+            worker.kill()
+            self._workers.discard(worker)
+            if self._closed:
+                return
+            worker = self._spawn(worker.lane)
+        if self._closed:
+            worker.kill()
+            return
+        self._idle[worker.lane].append(worker)
+        self._dispatch()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Kill ``worker`` (its job is abandoned) and start another for its lane."""
+        worker.kill()
+        self._workers.discard(worker)
+        if not self._closed:
+            task = asyncio.get_running_loop().create_task(self._enlist(self._spawn(worker.lane)))
+            self._starting.add(task)
+            task.add_done_callback(self._starting.discard)
+
+    @property
+    def worker_pids(self) -> list[int]:
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
+
+    # -- turns ------------------------------------------------------------------
+    def _heavy(self, client: _Client) -> bool:
+        return client.cost > self.limits.heavy_seconds
+
+    def _dispatch(self) -> None:
+        """Give idle workers to waiting jobs: cheap clients first, then in arrival order."""
+        if not self._waiting:
+            return
+        waiting = sorted(
+            self._waiting, key=lambda w: (self._heavy(self._clients[w.client]), w.order)
+        )
+        for waiter in waiting:
+            if not (self._idle["heavy"] or self._idle["light"]):
+                return
+            client = self._clients[waiter.client]
+            if client.running >= self.limits.per_client_running or waiter.future.done():
+                continue
+            lanes = ("heavy",) if self._heavy(client) else ("light", "heavy")
+            lane = next((lane for lane in lanes if self._idle[lane]), None)
+            if lane is None:
+                continue
+            self._waiting.remove(waiter)
+            client.waiting -= 1
+            client.running += 1
+            waiter.future.set_result(self._idle[lane].pop())
+
+    def _forget_idle_clients(self, now: float) -> None:
+        if len(self._clients) < 4096:
+            return
+        for key, client in list(self._clients.items()):
+            if not (client.running or client.waiting) and now - client.seen > self.FORGET_AFTER:
+                del self._clients[key]
+
+    async def _turn(self, key: str, client: _Client) -> _Worker | None:
+        """Wait for a worker; None when none came within the queue timeout."""
+        waiter = _Waiter(key, asyncio.get_running_loop().create_future(), next(self._order))
+        client.waiting += 1
+        self._waiting.append(waiter)
+        self._dispatch()
+        try:
+            await asyncio.wait({waiter.future}, timeout=self.limits.queue_timeout)
+        except BaseException:  # the request was cancelled
+            if waiter.future.done() and not waiter.future.cancelled():
+                self._give_back(client, waiter.future.result())
+            else:
+                self._leave_queue(waiter, client)
+            raise
+        if not waiter.future.done():
+            self._leave_queue(waiter, client)
+            return None
+        return waiter.future.result()
+
+    def _leave_queue(self, waiter: _Waiter, client: _Client) -> None:
+        waiter.future.cancel()
+        self._waiting.remove(waiter)
+        client.waiting -= 1
+
+    def _give_back(self, client: _Client, worker: _Worker) -> None:
+        client.running -= 1
+        self._idle[worker.lane].append(worker)
+        self._dispatch()
+
+    # -- work -------------------------------------------------------------------
+    async def run(self, key: str, job: RollJob) -> Reply:
+        """Run ``job`` for the client ``key`` (its address): ``(status, JSON body)``."""
+        now = time.monotonic()
+        self._forget_idle_clients(now)
+        client = self._clients.setdefault(key, _Client())
+        client.seen = now
+        if client.running + client.waiting >= (
+            self.limits.per_client_running + self.limits.per_client_waiting
+        ):
+            return error_reply(TooManyRequestsError(), job.extras)
+        worker = await self._turn(key, client)
+        if worker is None:
+            return error_reply(BusyError(), job.extras)
+        source = self.source_factory() if self.source_factory is not None else None
+        started = time.monotonic()
+        reply = None
+        try:
+            reply = await worker.call((job, source), self.limits.deadline)
+        finally:
+            elapsed = time.monotonic() - started
+            client.cost += self.COST_WEIGHT * (elapsed - client.cost)
+            if reply is None:  # timed out, died, or the request was cancelled
+                client.running -= 1
+                self._replace(worker)
+            else:
+                self._give_back(client, worker)
+        if reply is None:
+            if elapsed < self.limits.deadline:
+                log.error("roll worker died running %r", job)
+                return error_reply(None, job.extras)
+            return error_reply(RollTimeoutError(self.limits.deadline), job.extras)
+        if len(reply) > 2:
+            log.error("roll worker failed on %r: %s", job, reply[2])
+        return reply[0], reply[1]
