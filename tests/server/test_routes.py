@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
@@ -299,7 +298,11 @@ def test_original_table_in_the_query(client, dice) -> None:
     assert_json(
         response,
         200,
-        {"ok": True, "text": "飲み物表(1) ＞ 水", "rands": [{"kind": "normal", "sides": 6, "value": 1}]},
+        {
+            "ok": True,
+            "text": "飲み物表(1) ＞ 水",
+            "rands": [{"kind": "normal", "sides": 6, "value": 1}],
+        },
     )
 
 

@@ -79,7 +79,7 @@ class ErrorBody(BaseModel):
         default=None,
         description="'unsupported game system', 'unsupported command', 'not found', "
         "'request too large', 'too many requests', 'timeout', 'busy', …; absent in BCDice-API's "
-        "500 {\"ok\": false}",
+        '500 {"ok": false}',
     )
     message: str | None = Field(
         default=None, description="Human-readable explanation (Japanese / English; ?saikoro=1)"
