@@ -10,10 +10,18 @@ ready in milliseconds) and gives each job to an idle one:
   at once and ``per_client_waiting`` more wait (beyond: ``429 too many requests``); a
   job waiting longer than ``queue_timeout`` gets ``503 busy``.
 - **Cheap work first**: each client's recent cost per job is followed (an exponential
-  average of its jobs' run times). Clients whose jobs are cheap are served first and may
-  use the ``light_workers`` kept for them; clients whose jobs are expensive share the
-  other ``workers`` only. So one client's expensive commands delay another's ``2D6`` by
-  at most one cheap job, not by a queue of expensive ones.
+  average of the CPU time its jobs took in the worker; an abandoned job counts its
+  whole deadline). Waiting jobs are served cheapest client first; clients whose jobs
+  are cheap may also use the ``light_workers`` kept for them, while clients whose jobs
+  are expensive share the other ``workers`` only. So one client's expensive commands
+  delay another's ``2D6`` by at most one cheap job, not by a queue of expensive ones.
+  A client not seen before starts at the boundary (``heavy_seconds``): it may use the
+  light workers but waits behind clients known to be cheap. A job that runs longer than
+  ``light_budget`` on a light worker is abandoned there (the worker is replaced), its
+  client becomes heavy, and the job starts again on a heavy worker; so a new client's
+  first expensive command holds a light worker for at most that long.
+- **Priorities**: heavy workers run at a lower CPU priority (``nice``) than the event
+  loop and the light workers, so expensive work yields the CPU to cheap work.
 
 :class:`InlineRoller` runs jobs in-process instead (tests with scripted dice, tools);
 its deadline is only checked between dice.
@@ -42,13 +50,18 @@ log = logging.getLogger("saikoro.server")
 
 Reply = tuple[int, bytes]
 
+#: CPU priority of the workers every client may use (lower than the event loop's and the
+#: light workers'), so that expensive work yields the CPU to cheap work.
+HEAVY_NICENESS = 10
+
 
 @dataclass(frozen=True)
 class PoolLimits:
     """The pool's sizes and bounds (``saikoro serve`` options; see docs/server.md)."""
 
     workers: int = max(1, os.cpu_count() or 1)  # for every client
-    light_workers: int = 1  # kept for clients whose jobs are cheap
+    light_workers: int = 2  # kept for clients whose jobs are cheap
+    light_budget: float = 0.05  # seconds a job may run on a light worker before it moves
     deadline: float = 5.0  # seconds one job may run
     per_client_running: int = 2
     per_client_waiting: int = 16
@@ -144,8 +157,9 @@ class _Worker:
 
         self.lane = lane
         self.conn, child = context.Pipe()
+        niceness = HEAVY_NICENESS if lane == "heavy" else 0
         self.process = context.Process(
-            target=serve_jobs, args=(child,), daemon=True, name=f"saikoro-roll-{lane}"
+            target=serve_jobs, args=(child, niceness), daemon=True, name=f"saikoro-roll-{lane}"
         )
         self.process.start()
         child.close()
@@ -189,9 +203,9 @@ class _Worker:
 
 @dataclass
 class _Client:
+    cost: float  # exponential average of this client's job CPU times (seconds)
     running: int = 0
     waiting: int = 0
-    cost: float = 0.0  # exponential average of this client's job times (seconds)
     seen: float = field(default_factory=time.monotonic)
 
 
@@ -336,37 +350,60 @@ class RollPool:
         self._dispatch()
 
     # -- work -------------------------------------------------------------------
+    async def _attempt(
+        self, client: _Client, worker: _Worker, payload: Any, budget: float
+    ) -> tuple[tuple[Any, ...] | None, float]:
+        """Run one try on ``worker``: its reply (None: over ``budget`` or died) and seconds."""
+        started = time.monotonic()
+        reply = None
+        try:
+            reply = await worker.call(payload, budget)
+        finally:
+            elapsed = time.monotonic() - started
+            cpu = reply[2] if reply is not None else elapsed
+            client.cost += self.COST_WEIGHT * (cpu - client.cost)
+            if reply is None:  # abandoned, died, or the request was cancelled
+                client.running -= 1
+                self._replace(worker)
+            else:
+                self._give_back(client, worker)
+        return reply, elapsed
+
     async def run(self, key: str, job: RollJob) -> Reply:
         """Run ``job`` for the client ``key`` (its address): ``(status, JSON body)``."""
         now = time.monotonic()
         self._forget_idle_clients(now)
-        client = self._clients.setdefault(key, _Client())
+        client = self._clients.get(key)
+        if client is None:
+            client = self._clients[key] = _Client(cost=self.limits.heavy_seconds)
         client.seen = now
         if client.running + client.waiting >= (
             self.limits.per_client_running + self.limits.per_client_waiting
         ):
             return error_reply(TooManyRequestsError(), job.extras)
-        worker = await self._turn(key, client)
-        if worker is None:
-            return error_reply(BusyError(), job.extras)
         source = self.source_factory() if self.source_factory is not None else None
-        started = time.monotonic()
-        reply = None
-        try:
-            reply = await worker.call((job, source), self.limits.deadline)
-        finally:
-            elapsed = time.monotonic() - started
-            client.cost += self.COST_WEIGHT * (elapsed - client.cost)
-            if reply is None:  # timed out, died, or the request was cancelled
-                client.running -= 1
-                self._replace(worker)
-            else:
-                self._give_back(client, worker)
-        if reply is None:
-            if elapsed < self.limits.deadline:
+        spent = 0.0  # seconds this job has run so far (a light worker's try counts)
+        while True:
+            worker = await self._turn(key, client)
+            if worker is None:
+                return error_reply(BusyError(), job.extras)
+            budget = self.limits.deadline - spent
+            tried_light = worker.lane == "light" and budget > self.limits.light_budget
+            if tried_light:
+                budget = self.limits.light_budget
+            reply, elapsed = await self._attempt(client, worker, (job, source), budget)
+            spent += elapsed
+            if reply is not None:
+                break
+            if elapsed < budget:
                 log.error("roll worker died running %r", job)
                 return error_reply(None, job.extras)
-            return error_reply(RollTimeoutError(self.limits.deadline), job.extras)
-        if len(reply) > 2:
-            log.error("roll worker failed on %r: %s", job, reply[2])
-        return reply[0], reply[1]
+            if not tried_light:
+                return error_reply(RollTimeoutError(self.limits.deadline), job.extras)
+            # Too long for a light worker: the client is heavy now; its job starts again
+            # on a heavy worker (no dice of the abandoned try were shown to anyone).
+            client.cost = max(client.cost, 2 * self.limits.heavy_seconds)
+        status, body, _, failure = reply
+        if failure is not None:
+            log.error("roll worker failed on %r: %s", job, failure)
+        return status, body
