@@ -40,10 +40,10 @@ ROOT_TEXT = "Hello. This is BCDice-API (saikoro)."
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
-saikoro's engine: BCDice's generic commands plus 帽子世界TRPG (`LittleWorld`) and
-運命判定d100 (`UnmeiD100`). Point any BCDice-API client (Udonarium, CCFOLIA-style
-tools, Discord bots) at this server's base URL. Add `?saikoro=1` to a request for
-saikoro's extras (error messages, a roll's warnings and rule IDs).
+saikoro's engine: BCDice's generic commands plus the game systems listed by
+`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client
+(Udonarium, CCFOLIA-style tools, Discord bots) at this server's base URL. Add `?saikoro=1`
+to a request for saikoro's extras (error messages, a roll's warnings and rule IDs).
 """
 
 
@@ -74,17 +74,6 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
         "bad request",
         Message("リクエストの形式が正しくありません", "malformed request"),
     )
-
-
-def game_system_list() -> dict[str, list[dict[str, str]]]:
-    from saikoro.systems import systems
-
-    return {
-        "game_system": [
-            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
-            for s in systems.sorted_by_sort_key()
-        ]
-    }
 
 
 def create_app(

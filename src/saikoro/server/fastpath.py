@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl
 
 from saikoro.server.bodies import wants_extras
 from saikoro.server.jobs import RollJob
-from saikoro.server.middleware import ASGIApp, Receive, Scope, Send, send_json
+from saikoro.server.middleware import ASGIApp, Receive, Scope, Send, client_key, send_json
 
 ROLL_PATH = re.compile(r"/v2/game_system/([^/]+)/roll")
 
@@ -34,8 +34,6 @@ class FastRollMiddleware:
         await self.app(scope, receive, send)
 
     async def _roll(self, system_id: str, scope: Scope, send: Send) -> None:
-        from saikoro.server.routes_v2 import client_key
-
         # As Starlette's QueryParams: latin-1 query, last value wins.
         query = dict(parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True))
         job = RollJob("roll", system_id, query.get("command"), wants_extras(query))

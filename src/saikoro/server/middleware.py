@@ -35,6 +35,12 @@ PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
+def client_key(scope: Scope) -> str:
+    """Whom a request is from, for per-client limits: the client's address."""
+    client = scope.get("client")
+    return str(client[0]) if client else "-"
+
+
 def scope_wants_extras(scope: Scope) -> bool:
     query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
     return wants_extras(query)
@@ -46,7 +52,9 @@ def error_body(scope: Scope, reason: str, message: Message | None = None) -> tup
     return status, encode(body)
 
 
-async def send_json(send: Send, status: int, body: bytes, extra: list | None = None) -> None:
+async def send_json(
+    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),

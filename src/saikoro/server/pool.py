@@ -167,9 +167,14 @@ class _Worker:
     async def _receive(self, timeout: float) -> Any:
         """The worker's next message; None when none came in time or the worker died."""
         loop = asyncio.get_running_loop()
-        readable = loop.create_future()
+        readable: asyncio.Future[None] = loop.create_future()
         fd = self.conn.fileno()
-        loop.add_reader(fd, lambda: readable.done() or readable.set_result(None))
+
+        def mark_readable() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(fd, mark_readable)
         try:
             await asyncio.wait_for(readable, timeout)
         except TimeoutError:
@@ -185,7 +190,8 @@ class _Worker:
         """Wait until the new worker has started (imports done): True when it has."""
         from saikoro.server.worker import READY
 
-        return await self._receive(timeout) == READY
+        message = await self._receive(timeout)
+        return bool(message == READY)
 
     async def call(self, payload: Any, timeout: float) -> tuple[Any, ...] | None:
         """Send a job and wait for its reply; None when it timed out or the worker died."""

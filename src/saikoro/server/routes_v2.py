@@ -18,6 +18,7 @@ from saikoro.dice.commands.version import BCDICE_VERSION
 from saikoro.server import schemas
 from saikoro.server.bodies import wants_extras
 from saikoro.server.jobs import RollJob
+from saikoro.server.middleware import client_key
 
 #: The BCDice-API release whose behaviour this server matches (run with BCDice 3.16.1).
 API_VERSION = "3.0.0"
@@ -40,12 +41,6 @@ def admin_info() -> dict[str, str]:
     }
 
 
-def client_key(scope: Any) -> str:
-    """Whom a request is from, for per-client limits: the client's address."""
-    client = scope.get("client")
-    return str(client[0]) if client else "-"
-
-
 async def run_job(request_scope: Any, state: Any, job: RollJob) -> Response:
     status, body = await state.roller.run(client_key(request_scope), job)
     return Response(body, status_code=status, media_type="application/json")
@@ -64,15 +59,24 @@ async def admin() -> JSONResponse:
     return JSONResponse(admin_info())
 
 
+def game_system_list_body() -> dict[str, list[dict[str, str]]]:
+    from saikoro.systems import systems
+
+    return {
+        "game_system": [
+            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
+            for s in systems.sorted_by_sort_key()
+        ]
+    }
+
+
 @router.get(
     "/game_system", response_model=schemas.GameSystemListBody, summary="Game systems by sort key"
 )
 async def game_system_list(request: Request) -> JSONResponse:
     state = request.app.state
     if state.game_system_list is None:
-        from saikoro.server.app import game_system_list
-
-        state.game_system_list = game_system_list()
+        state.game_system_list = game_system_list_body()
     return JSONResponse(state.game_system_list)
 
 
@@ -154,4 +158,4 @@ async def original_table(
     return await run_job(request.scope, request.app.state, RollJob("table", "", text, extras))
 
 
-__all__ = ["API_VERSION", "admin_info", "client_key", "router", "run_job"]
+__all__ = ["API_VERSION", "admin_info", "game_system_list_body", "router", "run_job"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from saikoro.systems.base import GameSystem
+from saikoro.systems.manifest import SystemManifest
 
 
 class DiceBot(GameSystem):
@@ -27,3 +28,6 @@ class DiceBot(GameSystem):
         "詳細は下記URLのコマンドガイドを参照\n"
         "https://docs.bcdice.org/\n"
     )
+
+
+MANIFEST = SystemManifest(id="DiceBot", package=__name__, game=":DiceBot")
