@@ -72,6 +72,7 @@ class GuardedH11Protocol(H11Protocol):
         self._phase: str | None = None
         self._received = False  # bytes of the current request have arrived
         self._address: str | None = None
+        self._upgraded = False  # handed over to a WebSocket protocol
         address = self.client[0] if self.client else "-"
         rules = self.rules
         capped = rules.per_address > 0 and address not in rules.trusted
@@ -102,6 +103,7 @@ class GuardedH11Protocol(H11Protocol):
         self._watch()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._upgraded = True
         self._disarm()
         self._release()
         super().handle_websocket_upgrade(event)
@@ -112,7 +114,7 @@ class GuardedH11Protocol(H11Protocol):
     # -- the rules --------------------------------------------------------------
     def _watch(self) -> None:
         """Arm the timer the request's progress calls for."""
-        if self.transport is None or self.transport.is_closing():
+        if self._upgraded or self.transport is None or self.transport.is_closing():
             return
         state = self.conn.their_state
         if state is h11.IDLE:
@@ -138,9 +140,15 @@ class GuardedH11Protocol(H11Protocol):
 
     def _timed_out(self) -> None:
         self._timer = None
-        if self.transport.is_closing():
+        if self._upgraded or self.transport.is_closing():
             return
-        answering = self.conn.our_state is not h11.IDLE  # a response has begun: just close
+        cycle = self.cycle
+        answering = (  # a response has begun (the app did not wait for the body): just close
+            self._phase == "body"
+            and cycle is not None
+            and cycle.response_started
+            and not cycle.response_complete
+        )
         if answering or (self._phase == "headers" and not self._received):
             self.transport.close()  # an idle connection: nothing to answer
         else:
