@@ -64,7 +64,7 @@ class PoolLimits:
     light_budget: float = 0.05  # seconds a job may run on a light worker before it moves
     deadline: float = 5.0  # seconds one job may run
     per_client_running: int = 2
-    per_client_waiting: int = 16
+    per_client_waiting: int = 64  # a bot behind one address may send many at once
     queue_timeout: float = 10.0  # seconds a job may wait for a worker
     heavy_seconds: float = 0.02  # a client whose jobs average more is "heavy"
 
