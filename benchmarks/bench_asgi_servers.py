@@ -29,6 +29,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from bench_hostile import free_port, stop_server  # this folder (run as a script)
+
 HERE = Path(__file__).resolve().parent
 TIMEOUT = 10  # seconds, for every server's own header / read / keep-alive timeouts
 
@@ -96,12 +98,6 @@ class Figures:
     half_headers: str
     half_body: str
     silent: str
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def wait_up(port: int, process: subprocess.Popen[bytes]) -> None:
@@ -187,12 +183,7 @@ def measure(name: str, command: list[str], port: int, args: argparse.Namespace) 
         )
         silent = held(port, b"", args.hold)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop_server(process)
     return Figures(
         server=name,
         throughput=round(len(latencies) / seconds, 1),
