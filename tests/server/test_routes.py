@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -458,3 +459,61 @@ def test_chunked_request_too_large(client) -> None:
     assert response.status_code == 413
     assert response.json()["reason"] == "request too large"
     assert_cors(response)
+
+
+def test_dicebot_help_is_bcdice_3_16_1s(client) -> None:
+    """Clients show the help as BCDice-API gives it; saikoro's was an older BCDice text."""
+    help_message = client.get("/v2/game_system/DiceBot").json()["help_message"]
+    lines = help_message.split("\n")
+    assert lines[0] == "3D6+1>=9 ：3d6+1で目標値9以上かの判定"
+    assert "S3d6 ： 各コマンドの先頭に「S」を付けると他人結果の見えないシークレットロール" in lines
+    assert "D66 ： D66ダイス。順序はゲームに依存。D66N：そのまま、D66A：昇順、D66D：降順" in lines
+    assert help_message.endswith(
+        "\n\n詳細は下記URLのコマンドガイドを参照\nhttps://docs.bcdice.org/\n"
+    )
+    assert len(lines) == 16
+
+
+@pytest.mark.parametrize("system_id", SYSTEM_IDS)
+@pytest.mark.parametrize("command", ["BCDiceVersion", "bcdiceversion 確認"])
+def test_bcdice_version_command_in_every_system(client, system_id: str, command: str) -> None:
+    response = client.get(f"/v2/game_system/{system_id}/roll", params={"command": command})
+    assert_json(
+        response,
+        200,
+        {
+            "ok": True,
+            "text": "BCDice 3.16.1",
+            "secret": False,
+            "success": False,
+            "failure": False,
+            "critical": False,
+            "fumble": False,
+            "rands": [],
+        },
+    )
+    pattern = client.get(f"/v2/game_system/{system_id}").json()["command_pattern"]
+    assert re.match(pattern, command, re.IGNORECASE)
+
+
+def test_roll_bodies_carry_saikoros_extras_only_when_asked(client, dice) -> None:
+    dice.next = []
+    plain = client.get("/v2/game_system/DiceBot/roll", params={"command": "201D6"}).json()
+    assert "warnings" not in plain and "rules" not in plain
+    asked = client.get(
+        "/v2/game_system/DiceBot/roll", params={"command": "201D6", "saikoro": "1"}
+    ).json()
+    assert asked["warnings"] == [
+        "一度に振れるダイスは 200 個までです / at most 200 dice can be rolled at once"
+    ]
+    assert asked["rules"] == []
+
+
+def test_bcdice_failures_are_500_ok_false_and_explained_on_request(client) -> None:
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "x100 10000U0[2]"})
+    assert_json(response, 500, {"ok": False})
+    explained = client.get(
+        "/v2/game_system/DiceBot/roll", params={"command": "x100 10000U0[2]", "saikoro": "1"}
+    )
+    assert explained.status_code == 400
+    assert explained.json()["reason"] == "too many dice" and explained.json()["message"]
