@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -153,7 +154,7 @@ def test_a_new_clients_expensive_job_moves_to_a_heavy_worker() -> None:
         assert (status, json.loads(answer)) == (400, {"ok": False, "reason": "output too long"})
         assert pool._clients["new"].cost > pool.limits.heavy_seconds
 
-    run(check, workers=1, light_workers=1, light_budget=0.02)
+    run(check, workers=1, light_workers=1, light_budget=0.02, deadline=60.0)
 
 
 def test_forked_workers_do_not_share_their_dice() -> None:
@@ -178,3 +179,16 @@ def test_scripted_dice_reach_the_workers() -> None:
         assert got["text"] == "(2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功"
 
     asyncio.run(main())
+
+
+def test_a_worker_killed_from_outside_costs_one_answer_not_the_pool() -> None:
+    async def check(pool: RollPool) -> None:
+        (pid,) = pool.worker_pids
+        os.kill(pid, signal.SIGKILL)
+        await asyncio.sleep(0.2)
+        status, answer = await pool.run("a", CHEAP)
+        assert (status, json.loads(answer)) == (500, {"ok": False})
+        await asyncio.sleep(1.0)  # its replacement starts
+        assert (await pool.run("a", CHEAP))[0] == 200
+
+    run(check, workers=1, light_workers=0)

@@ -168,7 +168,10 @@ class _Worker:
         """The worker's next message; None when none came in time or the worker died."""
         loop = asyncio.get_running_loop()
         readable: asyncio.Future[None] = loop.create_future()
-        fd = self.conn.fileno()
+        try:
+            fd = self.conn.fileno()
+        except OSError:  # killed and closed meanwhile (the pool is closing)
+            return None
 
         def mark_readable() -> None:
             if not readable.done():
@@ -195,7 +198,10 @@ class _Worker:
 
     async def call(self, payload: Any, timeout: float) -> tuple[Any, ...] | None:
         """Send a job and wait for its reply; None when it timed out or the worker died."""
-        self.conn.send(payload)
+        try:
+            self.conn.send(payload)
+        except OSError:  # the worker died while idle
+            return None
         reply: tuple[Any, ...] | None = await self._receive(timeout)
         return reply
 
@@ -227,6 +233,7 @@ class RollPool:
 
     COST_WEIGHT = 0.3  # weight of the newest job in a client's average
     FORGET_AFTER = 300.0  # seconds after which an idle client's record may be dropped
+    STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
 
     def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
         self.limits = limits or PoolLimits()
@@ -242,8 +249,6 @@ class RollPool:
         self._closed = False
 
     # -- life -------------------------------------------------------------------
-    STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
-
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         lanes = ["heavy"] * self.limits.workers + ["light"] * self.limits.light_workers
@@ -252,6 +257,8 @@ class RollPool:
 
     async def close(self) -> None:
         self._closed = True
+        for task in list(self._starting):
+            task.cancel()
         for worker in list(self._workers):
             worker.kill()
         self._workers.clear()
@@ -298,11 +305,13 @@ class RollPool:
         return client.cost > self.limits.heavy_seconds
 
     def _dispatch(self) -> None:
-        """Give idle workers to waiting jobs: cheap clients first, then in arrival order."""
+        """Give idle workers to waiting jobs: the cheapest client first, then in arrival order."""
         if not self._waiting:
             return
+        clients = self._clients
         waiting = sorted(
-            self._waiting, key=lambda w: (self._heavy(self._clients[w.client]), w.order)
+            self._waiting,
+            key=lambda w: (self._heavy(clients[w.client]), clients[w.client].cost, w.order),
         )
         for waiter in waiting:
             if not (self._idle["heavy"] or self._idle["light"]):
