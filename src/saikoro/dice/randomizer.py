@@ -279,7 +279,8 @@ class Randomizer:
         self._count += dice
 
     def _rand(self, sides: int) -> int:
-        self.check_room(1)
+        if self._count >= UPPER_LIMIT_RANDS:  # check_room(1), inline: once per die
+            self.check_room(1)
         value = self.source.roll(sides)
         self._count += 1
         return value
@@ -311,7 +312,8 @@ class Randomizer:
 
     def roll_barabara(self, times: int, sides: int) -> list[int]:
         """``times`` dice of ``sides`` faces, each kept apart (no dice when times is out of range)."""
-        self.check_room(times)
+        if self._count + times > UPPER_LIMIT_RANDS:  # check_room, inline: the hot path
+            self.check_room(times)
         if times <= 0 or times > UPPER_LIMIT_DICE_TIMES:
             if times > UPPER_LIMIT_DICE_TIMES:
                 self._charge(times)
