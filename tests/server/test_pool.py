@@ -56,16 +56,8 @@ def test_rolls_answer_from_worker_processes() -> None:
     async def check(pool: RollPool) -> None:
         status, _ = await pool.run("a", CHEAP)
         assert status == 200
-        assert body(await pool.run("a", RollJob("roll", "DiceBot", "BCDiceVersion"))) == {
-            "ok": True,
-            "text": "BCDice 3.16.1",
-            "secret": False,
-            "success": False,
-            "failure": False,
-            "critical": False,
-            "fumble": False,
-            "rands": [],
-        }
+        version = body(await pool.run("a", RollJob("roll", "DiceBot", "BCDiceVersion")))
+        assert (version["text"], version["rands"]) == ("BCDice 3.16.1", [])
         assert os.getpid() not in pool.worker_pids and len(pool.worker_pids) == 3
 
     run(check, workers=1, light_workers=2)
