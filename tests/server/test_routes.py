@@ -517,3 +517,23 @@ def test_bcdice_failures_are_500_ok_false_and_explained_on_request(client) -> No
     )
     assert explained.status_code == 400
     assert explained.json()["reason"] == "too many dice" and explained.json()["message"]
+
+
+def test_an_app_that_answers_nothing_gets_a_json_500_not_uvicorns_text() -> None:
+    import asyncio
+
+    from saikoro.server.middleware import OpenCorsMiddleware
+
+    async def silent(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        return None
+
+    sent: list[dict] = []
+
+    async def send(message) -> None:  # type: ignore[no-untyped-def]
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": []}
+    asyncio.run(OpenCorsMiddleware(silent)(scope, None, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 500
+    assert (b"access-control-allow-origin", b"*") in sent[0]["headers"]
+    assert sent[1]["body"] == b'{"ok":false}'

@@ -103,6 +103,9 @@ class OpenCorsMiddleware:
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
                 await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            return
+        if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
+            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
 
 
 class RequestTooLarge(HTTPException):
