@@ -238,8 +238,11 @@ class RollPool:
     def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
         self.limits = limits or PoolLimits()
         self.source_factory = source_factory  # picklable sources only (scripted dice)
-        self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(["saikoro.server.worker"])
+        if "forkserver" in multiprocessing.get_all_start_methods():
+            self._context = multiprocessing.get_context("forkserver")
+            self._context.set_forkserver_preload(["saikoro.server.worker"])
+        else:  # no fork server (macOS has one; Windows does not): each worker imports itself
+            self._context = multiprocessing.get_context("spawn")
         self._idle: dict[str, list[_Worker]] = {"heavy": [], "light": []}
         self._workers: set[_Worker] = set()
         self._waiting: list[_Waiter] = []

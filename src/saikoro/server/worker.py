@@ -31,7 +31,7 @@ def serve_jobs(conn: Connection, niceness: int = 0) -> None:
     clients yield the CPU to the event loop and to the workers of cheap ones).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
-    if niceness:
+    if niceness and hasattr(os, "nice"):
         os.nice(niceness)
     # A forked worker must not share its parent's dice: a fresh seed from the OS.
     randomizer._PROCESS_RNG.seed(int.from_bytes(os.urandom(32), "big"))
