@@ -238,6 +238,7 @@ class RollPool:
     def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
         self.limits = limits or PoolLimits()
         self.source_factory = source_factory  # picklable sources only (scripted dice)
+        self._context: Any
         if "forkserver" in multiprocessing.get_all_start_methods():
             self._context = multiprocessing.get_context("forkserver")
             self._context.set_forkserver_preload(["saikoro.server.worker"])
