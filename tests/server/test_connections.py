@@ -203,3 +203,24 @@ def test_websockets_do_not_count_against_the_address_cap(port: int) -> None:
         with connect(port) as sock:
             sock.sendall(b"GET /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")
             assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_1010_idle_connections_do_not_lock_others_out(port: int) -> None:
+    """The audit's case: 1010 idle connections made every other request get a plain 503."""
+    idle = []
+    try:
+        for _ in range(1010):
+            idle.append(connect(port, "127.0.0.9"))
+        time.sleep(0.2)
+        with connect(port, "127.0.0.10") as other:
+            other.sendall(
+                b"GET /v2/game_system/DiceBot/roll?command=2D6 HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            answer = other.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        refused = idle[-1].recv(65536)
+        status, _, body = parse(refused)
+        assert status == 503 and body["reason"] == "too many connections"
+    finally:
+        for sock in idle:
+            sock.close()
