@@ -150,10 +150,16 @@ def test_a_new_clients_expensive_job_moves_to_a_heavy_worker() -> None:
 
 
 def test_forked_workers_do_not_share_their_dice() -> None:
+    """Each worker is forked from one fork server: without a fresh seed all would roll alike."""
+
     async def check(pool: RollPool) -> None:
-        job = RollJob("roll", "DiceBot", "x20 1D10000")
-        texts = await asyncio.gather(*(pool.run(f"c{i}", job) for i in range(3)))
-        assert len({body(t)["text"] for t in texts}) == 3
+        job = (RollJob("roll", "DiceBot", "x20 1D10000"), None)
+        texts = set()
+        for worker in pool._idle["heavy"]:  # the same first job on every worker
+            reply = await worker.call(job, 5.0)
+            assert reply is not None
+            texts.add(json.loads(reply[1])["text"])
+        assert len(texts) == 3
 
     run(check, workers=3, light_workers=0)
 
