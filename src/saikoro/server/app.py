@@ -22,7 +22,9 @@ from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import BCDICE_API_REASONS, SaikoroError
 from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
+from saikoro.server.palette_route import router as palette_router
 from saikoro.server.routes_v2 import RollTimeoutError, router
+from saikoro.server.web_routes import router as web_router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
@@ -105,6 +107,8 @@ def create_app(
     app.state.roll_timeout = roll_timeout
     app.state.game_system_list = None  # built on first use (imports every system)
     app.include_router(router)
+    app.include_router(palette_router)
+    app.include_router(web_router)  # the web table's page at /
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)

@@ -1,0 +1,64 @@
+"""The web table's page: ``GET /`` and its static files, shipped in ``saikoro.web``.
+
+The page is plain HTML/CSS/JS (ES modules) read from the installed package, so
+``pip install .`` is all it needs; a Content-Security-Policy keeps every request the page
+makes on its own server (no CDN, no fonts or images from elsewhere).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+
+from fastapi import APIRouter, HTTPException, Response
+
+router = APIRouter(include_in_schema=False)
+
+#: The page may load and connect to its own origin only.
+CSP = (
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "script-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+@cache
+def _asset(name: str) -> tuple[bytes, str] | None:
+    """A file of the page by its plain name (no paths), with its media type."""
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if "/" in name or "\\" in name or name.startswith(".") or suffix not in MEDIA_TYPES:
+        return None
+    resource = files("saikoro.web").joinpath(name)
+    if not resource.is_file():
+        return None
+    return resource.read_bytes(), MEDIA_TYPES[suffix]
+
+
+def _serve(name: str) -> Response:
+    found = _asset(name)
+    if found is None:
+        raise HTTPException(status_code=404)
+    body, media_type = found
+    return Response(body, media_type=media_type, headers=HEADERS)
+
+
+@router.get("/")
+def page() -> Response:
+    """The web table (create a room, or the room a link's fragment names)."""
+    return _serve("index.html")
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    return _serve(name)

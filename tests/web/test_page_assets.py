@@ -1,0 +1,64 @@
+"""The web table's page is served from the installed package, with nothing from elsewhere."""
+
+from __future__ import annotations
+
+import re
+from importlib.resources import files
+
+import pytest
+from fastapi.testclient import TestClient
+
+from saikoro.server.app import create_app
+
+WEB = files("saikoro.web")
+ASSETS = sorted(p.name for p in WEB.iterdir() if p.name.endswith((".html", ".js", ".css", ".svg")))
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(create_app())
+
+
+def test_the_page_is_served_at_the_root_with_a_same_origin_policy(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    assert '<main id="room"' in response.text
+    policy = response.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "connect-src 'self'" in policy
+
+
+@pytest.mark.parametrize("name", [n for n in ASSETS if n != "index.html"])
+def test_every_asset_is_served_with_its_type(client: TestClient, name: str) -> None:
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert response.content == WEB.joinpath(name).read_bytes()
+    suffix = name.rsplit(".", 1)[1]
+    assert {"js": "javascript", "css": "css", "svg": "svg", "html": "html"}[suffix] in (
+        response.headers["content-type"]
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/..%2Fserver%2Fapp.py",
+        "/static/__init__.py",
+        "/static/.hidden.js",
+        "/static/nope.js",
+    ],
+)
+def test_nothing_else_is_served(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 404
+
+
+def test_the_page_names_only_its_own_files() -> None:
+    """No CDN, font or image from elsewhere: no absolute URL in any file of the page, and every
+    file the page loads or imports exists."""
+    for name in ASSETS:
+        text = re.sub(r'xmlns="[^"]*"', "", WEB.joinpath(name).read_text("utf-8"))  # a name only
+        assert not re.search(r"(https?:)?//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), name
+        for ref in re.findall(r"(?:src|href)=\"/static/([^\"]+)\"", text):
+            assert ref in ASSETS, (name, ref)
+        for ref in re.findall(r"from '\./([^']+)'", text):
+            assert ref in ASSETS, (name, ref)
