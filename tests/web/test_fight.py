@@ -81,12 +81,14 @@ def test_a_short_fight(browser, server, system: str) -> None:
         expect(page.locator("#combat .summary")).to_contain_text(f"{me}の手番")
 
     # a secret roll: the roller and the GM see it, the other player only once it is revealed
+    secret = "(2D6) ＞ 8[4,4] ＞ 8"
     send_line(player, "S2D6")
     for page in (player, gm):
-        expect(page.locator("#log li.secret").last).to_contain_text("8[4,4]")
-    expect(other.locator("#log")).not_to_contain_text("8[4,4]")
+        expect(page.locator("#log li.secret").last).to_contain_text(secret)
+    expect(other.locator("#log li.ev").last).to_contain_text("シークレットダイス")
+    expect(other.locator("#log")).not_to_contain_text(secret)
     gm.locator("#log li.secret .reveal").last.click()
-    expect(other.locator("#log")).to_contain_text("(2D6) ＞ 8[4,4] ＞ 8")
+    expect(other.locator("#log")).to_contain_text(secret)
 
     # the attack again, for the screenshots of a fight under way
     actions.get_by_role("button", name=fight["attack"][0], exact=True).click()

@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
 
 from saikoro.errors import SaikoroError
 from saikoro.table.emit import fail
@@ -67,18 +68,21 @@ def palette_items(system: str, character: Character) -> list[dict[str, Any]]:
 
 
 @router.get("/api/rooms/{room}/palette")
-def palette(room: str, name: str, request: Request) -> dict[str, Any]:
+async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
     """The chat palette of character ``name`` with each line's chance of success."""
-    from saikoro.server.table.auth import actor_for_request
+    from saikoro.server.table_api import actor_for_request
 
-    actor = actor_for_request(request, room)
+    actor = await actor_for_request(request, room)
     if actor.role != "gm" and name not in actor.characters:
         raise fail(
             f"{name} のチャットパレットは見られません",
             f"not allowed to see {name}'s palette",
             "forbidden",
         )
-    store = request.app.state.table_store
+    return await run_in_threadpool(_palette_of, request.app.state.table_store, room, name)
+
+
+def _palette_of(store: Any, room: str, name: str) -> dict[str, Any]:
     record = store.get_room(room)
     character = store.load_state(record).characters.get(name) if record else None
     if character is None:

@@ -144,13 +144,8 @@ class RoomView {
 
   onEvent(event) {
     this.log.add(event);
-    if (event.kind === 'revealed') this.reloadLog();
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh(), 30);
-  }
-
-  async reloadLog() {
-    this.log.reset(await this.api.events(0));
   }
 
   async refresh() {

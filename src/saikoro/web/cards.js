@@ -47,6 +47,12 @@ function inlineEdit(label, value, submit) {
   return { form, input };
 }
 
+// The values a card shows (the GM and the owner get them all in `values`).
+const SHOWN = {
+  LittleWorld: ['体力', '技巧', '理知'],
+  UnmeiD100: ['体格', '敏捷度', '魅力', '運命', '戦闘', '盗賊', '魔術', 'AC', 'RC', '行動力', '運命判定回数'],
+};
+
 function conditionList(system) {
   const list = el('datalist');
   list.id = `conditions-${system}`;
@@ -103,21 +109,25 @@ export function renderCards(container, state, { canEdit, send }) {
       const input = el('input');
       input.setAttribute('aria-label', `${t('addCondition')}: ${character.name}`);
       input.placeholder = `+ ${t('addCondition')}`;
-      input.size = 8;
+      input.size = 11;
       input.setAttribute('list', `conditions-${state.system}`);
       add.append(input);
       add.addEventListener('submit', (e) => {
         e.preventDefault();
         if (input.value.trim()) send(`/cond add ${character.name} ${input.value.trim()}`);
       });
-      chips.append(el('li', 'chip-add')).append(add);
+      const item = el('li', 'chip-add');
+      item.append(add);
+      chips.append(item);
     }
     card.append(chips);
 
     const values = character.values ?? {};
-    if (Object.keys(values).length) {
+    const shown = (SHOWN[state.system] ?? Object.keys(values)).filter((name) => name in values);
+    if (shown.length) {
       const list = el('dl', 'values');
-      for (const [name, value] of Object.entries(values)) {
+      for (const name of shown) {
+        const value = values[name];
         const pair = el('div');
         pair.append(el('dt', '', name), el('dd', '', String(value)));
         list.append(pair);

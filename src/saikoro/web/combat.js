@@ -13,7 +13,12 @@ function select(label, options) {
   const wrap = el('label', 'field');
   wrap.append(el('span', '', label));
   const box = el('select');
-  for (const option of options) box.append(el('option', '', option));
+  for (const option of options) {
+    const [value, text] = Array.isArray(option) ? option : [option, option];
+    const item = el('option', '', text);
+    item.value = value;
+    box.append(item);
+  }
   wrap.append(box);
   return [wrap, box];
 }
@@ -25,6 +30,12 @@ function button(label, onClick) {
   return b;
 }
 
+function group(...children) {
+  const div = el('div', 'group');
+  div.append(...children);
+  return div;
+}
+
 /** The action buttons of `system` for `actor`, each sending `@actor /verb …`. */
 function actions(system, actor, others, send) {
   const say = (line) => send(`@${actor} ${line}`);
@@ -33,10 +44,8 @@ function actions(system, actor, others, send) {
   if (system === 'LittleWorld') {
     const [abilityField, ability] = select(t('ability'), ['体力', '技巧', '理知']);
     parts.push(
-      targetField,
-      abilityField,
-      button(t('attack'), () => say(`/attack ${target.value} ${ability.value}`)),
-      button(t('pass'), () => say('/pass')),
+      group(targetField, abilityField, button(t('attack'), () => say(`/attack ${target.value} ${ability.value}`))),
+      group(button(t('pass'), () => say('/pass'))),
     );
   } else if (system === 'UnmeiD100') {
     const spellField = el('label', 'field');
@@ -44,20 +53,19 @@ function actions(system, actor, others, send) {
     spell.size = 8;
     spellField.append(el('span', '', t('spell')), spell);
     const [moveField, move] = select(t('move'), ['3', '1', '5']);
-    const [fateField, fate] = select(t('fate'), ['success', 'half', 'cancel', 'reroll']);
+    const rescues = ['success', 'half', 'cancel', 'reroll'].map((r) => [r, t(`fate_${r}`)]);
+    const [fateField, fate] = select(t('fate'), rescues);
     parts.push(
-      targetField,
-      button(t('melee'), () => say(`/melee ${target.value}`)),
-      button(t('shoot'), () => say(`/shoot ${target.value}`)),
-      button(t('aim'), () => say('/aim')),
-      button(t('cast'), () => say(`/cast ${target.value}`)),
-      button(t('defend'), () => say('/defend')),
-      spellField,
-      button(t('chant'), () => say(`/chant ${spell.value.trim()}`)),
-      moveField,
-      button(t('move'), () => say(`/move ${move.value}`)),
-      fateField,
-      button(t('fate'), () => say(`/fate ${fate.value}`)),
+      group(
+        targetField,
+        button(t('melee'), () => say(`/melee ${target.value}`)),
+        button(t('shoot'), () => say(`/shoot ${target.value}`)),
+        button(t('cast'), () => say(`/cast ${target.value}`)),
+      ),
+      group(button(t('aim'), () => say('/aim')), button(t('defend'), () => say('/defend'))),
+      group(spellField, button(t('chant'), () => say(`/chant ${spell.value.trim()}`))),
+      group(moveField, button(t('move'), () => say(`/move ${move.value}`))),
+      group(fateField, button(t('fate'), () => say(`/fate ${fate.value}`))),
     );
   }
   return parts;

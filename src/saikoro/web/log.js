@@ -1,12 +1,13 @@
 // The chat log: one list item per event that has something to show, in seq order.
 import { pick, t } from './i18n.js';
 
-const OUTCOME_WORDS = /(クリティカル|ファンブル|成功|失敗|Critical|Fumble|Success|Failure|Succeeded|Failed)/gi;
+// An outcome word, not a command's echo of its range ("クリティカル<=14").
+const OUTCOME_WORDS = /(クリティカル|ファンブル|成功|失敗|命中|Critical|Fumble|Success|Failure|Succeeded|Failed)(?!\s*[<>=≦≧])/gi;
 const WORD_CLASS = [
   [/クリティカル|critical/i, 'critical'],
   [/ファンブル|fumble/i, 'fumble'],
   [/失敗|fail/i, 'failure'],
-  [/成功|succe/i, 'success'],
+  [/成功|命中|succe/i, 'success'],
 ];
 
 /** A stable colour per speaker name (hue from the name's code points). */
@@ -68,10 +69,13 @@ export class ChatLog {
   add(event, scroll = true) {
     if (event.seq <= this.lastSeq) return;
     this.events.push(event);
-    if (event.kind === 'undone' && event.data?.command_id) {
-      this.undone.add(event.data.command_id);
+    const target = event.data?.command_id;
+    if (event.kind === 'undone' && target) this.undone.add(target);
+    if ((event.kind === 'undone' || event.kind === 'revealed') && target) {
       for (const item of this.list.querySelectorAll('li')) {
-        if (item.dataset.cmd === event.data.command_id) item.classList.add('undone');
+        if (item.dataset.cmd !== target) continue;
+        item.classList.add(event.kind);
+        item.querySelector('.reveal')?.remove();
       }
     }
     const item = this.render(event);
