@@ -63,12 +63,6 @@ def no_such_room(room: str) -> TableApiError:
     )
 
 
-def gm_only() -> TableApiError:
-    return TableApiError(
-        403, "forbidden", Message("これは GM だけができます", "only the GM can do this")
-    )
-
-
 def read_only() -> TableApiError:
     return TableApiError(
         403,
