@@ -454,7 +454,7 @@ def test_log_html_is_self_contained_and_shows_the_fight(room: Room) -> None:
     assert response.headers["content-type"].startswith("text/html")
     page = response.text
     assert "<style>" in page and "<script" not in page and "http://" not in page
-    assert "(2D6&gt;=5)" in page and "class=\"roll" in page and "アリス" in page
+    assert "(2D6&gt;=5)" in page and 'class="roll' in page and "アリス" in page
 
 
 def test_front_page_and_openapi(server: Server) -> None:
