@@ -286,7 +286,6 @@ def test_original_table_invalid(client, dice) -> None:
 @pytest.mark.parametrize(
     ("method", "path"),
     [
-        ("get", "/"),
         ("get", "/v1/names"),
         ("get", "/v2"),
         ("get", "/v2/game_system/DiceBot/roll/extra"),
@@ -297,6 +296,12 @@ def test_original_table_invalid(client, dice) -> None:
 )
 def test_not_found(client, method: str, path: str) -> None:
     assert_json(client.request(method.upper(), path), 404, {"ok": False, "reason": "not found"})
+
+
+def test_front_page_is_html(client) -> None:
+    """``/`` is the table's page (a small fallback page until the web table is installed)."""
+    response = client.get("/")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
 
 
 def test_request_too_large(client) -> None:

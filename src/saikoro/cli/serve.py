@@ -1,27 +1,62 @@
-"""``saikoro serve``: the BCDice-API v2 compatible HTTP server (uvicorn)."""
+"""``saikoro serve``: the BCDice-API v2 compatible HTTP server and the shared table (uvicorn).
+
+With ``--workers N`` uvicorn starts N processes; each builds its app with
+:func:`worker_app` from the settings in ``$SAIKORO_SERVE_SETTINGS`` (JSON). Processes reach
+each other's WebSocket clients through PostgreSQL LISTEN/NOTIFY, so several workers need a
+``postgresql://`` database (on SQLite one process fans out in memory).
+"""
 
 from __future__ import annotations
 
+import json
+import os
+from typing import Any
+
 import typer
+
+#: Where ``--db`` points when it is not given (the working directory).
+DEFAULT_DB = "saikoro.db"
+SETTINGS_ENV = "SAIKORO_SERVE_SETTINGS"
 
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on"),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port"),
     db: str | None = typer.Option(
-        None, "--db", help="SQLite path or database URL of the table rooms (kept for the table API)"
+        None,
+        "--db",
+        help=f"SQLite path or postgresql:// URL of the table's rooms (default ./{DEFAULT_DB})",
+    ),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, help="Server processes (more than 1 needs PostgreSQL)"
+    ),
+    line_rate: float = typer.Option(
+        5.0, "--line-rate", min=0, help="Table lines per second per link (0: unlimited)"
+    ),
+    line_burst: int = typer.Option(20, "--line-burst", min=1, help="Lines a link may send at once"),
+    max_ws_per_room: int = typer.Option(
+        200, "--max-ws-per-room", min=1, help="Open WebSockets per room (per process)"
+    ),
+    max_ws_per_link: int = typer.Option(
+        8, "--max-ws-per-link", min=1, help="Open WebSockets per link (per process)"
+    ),
+    rooms_per_minute: float = typer.Option(
+        10.0, "--rooms-per-minute", min=0, help="Rooms one client address may create (0: any)"
+    ),
+    ws_idle_timeout: float = typer.Option(
+        90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),
 ) -> None:
-    """Serve BCDice-API v2 (/v2/version, /v2/game_system, /v2/game_system/{id}/roll, …).
+    """Serve BCDice-API v2 (/v2/…) and the shared table (/api/rooms…, WebSocket, page at /).
 
-    BCDice-API 互換サーバーを起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
-    BCDice-API URL に http://HOST:PORT を指定してください。
+    BCDice-API 互換サーバーと共有卓を起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
+    BCDice-API URL に http://HOST:PORT を指定してください。卓は表示される URL から開けます。
     """
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 
-    from saikoro.server.app import create_app
+    from saikoro.server.table.redact import safe_db_label, uvicorn_log_config
 
     if log_level.lower() not in LOG_LEVELS:
         typer.echo(
@@ -30,18 +65,71 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    if db is None:
+        db = DEFAULT_DB
+        typer.echo(
+            f"データベース / database: ./{DEFAULT_DB} (SQLite, 作業ディレクトリ / working directory;"
+            " --db で変更 / change with --db)",
+            err=True,
+        )
+    else:
+        typer.echo(f"データベース / database: {safe_db_label(db)}", err=True)
+    if workers > 1 and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
+        typer.echo(
+            "エラー / error: --workers 2 以上には PostgreSQL の --db が必要です"
+            " (SQLite では 1 プロセスだけが配信します) / more than one worker needs a"
+            " postgresql:// --db (on SQLite one process fans out in memory)",
+            err=True,
+        )
+        raise typer.Exit(2)
     _check_port_free(host, port)
-    app = create_app(db)
-    typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level.lower(),
-        timeout_keep_alive=5,
-        limit_concurrency=1000,
-        h11_max_incomplete_event_size=64 * 1024,
+    settings = {
+        "db": db,
+        "limits": {
+            "line_rate": line_rate,
+            "line_burst": line_burst,
+            "max_ws_per_room": max_ws_per_room,
+            "max_ws_per_link": max_ws_per_link,
+            "rooms_per_minute": rooms_per_minute,
+            "idle_timeout": ws_idle_timeout,
+            "ping_interval": min(20.0, ws_idle_timeout / 3),
+        },
+    }
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(
+        f"saikoro: http://{shown}:{port}/ を開いてください / open http://{shown}:{port}/"
+        f"  (BCDice-API: /v2/version, table API: /api/rooms, OpenAPI: /docs)",
+        err=True,
     )
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level.lower(),
+        "log_config": uvicorn_log_config(),
+        "timeout_keep_alive": 5,
+        "limit_concurrency": 1000,
+        "h11_max_incomplete_event_size": 64 * 1024,
+        "ws_max_size": 64 * 1024,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+    }
+    if workers > 1:
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
+        uvicorn.run("saikoro.cli.serve:worker_app", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(app_from_settings(settings), **options)
+
+
+def app_from_settings(settings: dict[str, Any]) -> Any:
+    from saikoro.server.app import create_app
+    from saikoro.server.table.limits import TableLimits
+
+    return create_app(settings["db"], table_limits=TableLimits(**settings.get("limits", {})))
+
+
+def worker_app() -> Any:
+    """The app of one ``--workers`` process (uvicorn calls this factory in each)."""
+    return app_from_settings(json.loads(os.environ[SETTINGS_ENV]))
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -24,6 +24,14 @@ from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
 from saikoro.server.palette_route import router as palette_router
 from saikoro.server.routes_v2 import RollTimeoutError, router
+from saikoro.server.table.limits import TableLimits
+from saikoro.server.table_api import (
+    TABLE_API_PREFIX,
+    fallback_router,
+    refusal_response,
+    table_lifespan,
+)
+from saikoro.server.table_api import install as install_table_api
 from saikoro.server.web_routes import router as web_router
 
 MAX_BODY_BYTES = 64 * 1024
@@ -51,6 +59,8 @@ def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SaikoroError)
+    if request.url.path.startswith(TABLE_API_PREFIX):  # the table's statuses (401/403/…)
+        return refusal_response(error)
     status, body = error_status_and_body(error)
     return JSONResponse(body, status_code=status)
 
@@ -65,7 +75,9 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
-    return _error(400, "bad request", "リクエストの形式が正しくありません / malformed request")
+    # BCDice-API answers 400; the table API (/api/…) the usual 422 of a body it cannot take.
+    status = 422 if request.url.path.startswith("/api/") else 400
+    return _error(status, "bad request", "リクエストの形式が正しくありません / malformed request")
 
 
 def game_system_list() -> dict[str, list[dict[str, str]]]:
@@ -85,10 +97,12 @@ def create_app(
     source_factory: Callable[[], DiceSource] | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     roll_timeout: float = ROLL_TIMEOUT_SECONDS,
+    table_limits: TableLimits | None = None,
 ) -> FastAPI:
     """Build the server.
 
-    ``db_url`` is kept in ``app.state.db_url`` for the table API (rooms); the BCDice-API
+    ``db_url`` (SQLite path or database URL) is the table API's store (``/api/rooms…``,
+    opened when the app starts; without it those routes answer 503); the BCDice-API
     routes do not use it. ``source_factory`` gives each request its dice source (tests
     pass scripted dice; default: the OS random source).
     """
@@ -96,6 +110,7 @@ def create_app(
         title="saikoro BCDice-API",
         version=__version__,
         description=DESCRIPTION,
+        lifespan=table_lifespan,
         exception_handlers={
             SaikoroError: _saikoro_error,
             StarletteHTTPException: _http_error,
@@ -107,8 +122,10 @@ def create_app(
     app.state.roll_timeout = roll_timeout
     app.state.game_system_list = None  # built on first use (imports every system)
     app.include_router(router)
+    install_table_api(app, db_url, table_limits)
     app.include_router(palette_router)
     app.include_router(web_router)  # the web table's page at /
+    app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
