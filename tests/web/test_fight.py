@@ -42,6 +42,14 @@ FIGHTS = {
 }
 
 
+def small_png(path: Path) -> None:
+    """A palette of 128 colours: the README's screenshots stay small."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        image.convert("RGB").quantize(colors=128).save(path, optimize=True)
+
+
 @pytest.mark.parametrize("system", sorted(FIGHTS))
 def test_a_short_fight(browser, server, system: str) -> None:
     fight = FIGHTS[system]
@@ -94,8 +102,10 @@ def test_a_short_fight(browser, server, system: str) -> None:
     actions.get_by_role("button", name=fight["attack"][0], exact=True).click()
     expect(card_hp(gm, "ゴブリン")).to_have_text(fight["hp"][1])
     DOCS_IMG.mkdir(exist_ok=True)
-    gm.screenshot(path=DOCS_IMG / f"webtable-{system}-gm.png")
-    player.screenshot(path=DOCS_IMG / f"webtable-{system}-player.png")
+    for who, page in (("gm", gm), ("player", player)):
+        shot = DOCS_IMG / f"webtable-{system}-{who}.png"
+        page.screenshot(path=shot)
+        small_png(shot)
     for page in (gm, player, other):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()
