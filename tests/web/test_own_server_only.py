@@ -44,6 +44,7 @@ def test_the_page_works_with_every_other_host_blocked(browser, server) -> None:
     gm.get_by_role("button", name="English").click()
     expect(gm.get_by_role("button", name="Start combat")).to_be_visible()
     expect(gm.locator("#log li.ev").last).to_contain_text("turn")
+    expect(gm.locator("#status")).to_have_text("Connected")
     assert attempted == [], attempted
 
 

@@ -30,8 +30,14 @@ function show(id) {
   for (const main of document.querySelectorAll('main')) main.hidden = main.id !== id;
 }
 
-/** ASCII for the leading mark of a line typed on a Japanese keyboard (＠ ： ／). */
-const normaliseLine = (line) => line.trim().replace(/^[＠：／]/, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).replace(/\u3000/g, ' ');
+/**
+ * A line typed on a Japanese keyboard: the leading ＠ ： ／ as ASCII, ideographic spaces as
+ * spaces, and a status edit (：ＨＰ－３) wholly in ASCII; dice are read by the server.
+ */
+function normaliseLine(typed) {
+  const line = typed.trim().replace(/\u3000/g, ' ').replace(/^[＠：／]/, (c) => c.normalize('NFKC'));
+  return line.startsWith(':') ? line.normalize('NFKC') : line;
+}
 
 // -- lobby ------------------------------------------------------------------------------
 
@@ -137,9 +143,16 @@ class RoomView {
     this.live = this.api.live(
       () => this.log.lastSeq,
       (event) => this.onEvent(event),
-      (up) => ($('#status').textContent = t(up ? 'connected' : 'reconnecting')),
+      (up) => {
+        this.connected = up;
+        this.showStatus();
+      },
     );
     this.wire();
+  }
+
+  showStatus() {
+    $('#status').textContent = t(this.connected ? 'connected' : 'reconnecting');
   }
 
   onEvent(event) {
@@ -154,9 +167,19 @@ class RoomView {
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
     this.renderSpeakers();
-    renderCards($('#cards .list'), this.state, { canEdit: (name) => this.canAct(name), send: (line) => this.send(line) });
+    this.renderCards();
     renderCombat($('#combat'), this.state, { actor: this.actor(), send: (line) => this.send(line) });
     this.loadPalette();
+  }
+
+  /** The cards, unless the viewer is typing in one (then once they leave it). */
+  renderCards() {
+    const list = $('#cards .list');
+    if (list.contains(document.activeElement) && document.activeElement.tagName === 'INPUT') {
+      list.addEventListener('focusout', () => setTimeout(() => this.renderCards()), { once: true });
+      return;
+    }
+    renderCards(list, this.state, { canEdit: (name) => this.canAct(name), send: (line) => this.send(line) });
   }
 
   canAct(name) {
@@ -238,7 +261,7 @@ class RoomView {
       e.preventDefault();
       const line = normaliseLine(input.value);
       if (!line) return;
-      this.history.push(line);
+      this.history.push(input.value.trim());
       this.historyAt = this.history.length;
       if (await this.send(this.withSpeaker(line))) input.value = '';
     };
@@ -359,6 +382,7 @@ function route() {
 $('#lang').addEventListener('click', () => {
   setLang(lang() === 'ja' ? 'en' : 'ja');
   if (current) {
+    current.showStatus();
     current.log.rerender();
     current.refresh();
   }

@@ -40,6 +40,7 @@ function inlineEdit(label, value, submit) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     if (input.value.trim()) submit(input.value.trim());
+    input.blur();
   });
   input.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') form.replaceWith(form.previous);
@@ -115,6 +116,7 @@ export function renderCards(container, state, { canEdit, send }) {
       add.addEventListener('submit', (e) => {
         e.preventDefault();
         if (input.value.trim()) send(`/cond add ${character.name} ${input.value.trim()}`);
+        input.blur();
       });
       const item = el('li', 'chip-add');
       item.append(add);
