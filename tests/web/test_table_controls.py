@@ -4,10 +4,21 @@ the HTML log download, and the GM's links panel revoking an invite."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from tests.web.characters import ENEMIES, LITTLEWORLD_PLAYERS
-from tests.web.helpers import card_hp, create_room, drop_file, invite_url, join, log_texts, new_page, send_line
+from tests.web.helpers import (
+    card_hp,
+    create_room,
+    drop_file,
+    invite_url,
+    join,
+    log_texts,
+    new_page,
+    send_line,
+)
 
 
 def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
@@ -64,7 +75,7 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     # the HTML log, downloaded from the page
     with player.expect_download() as download:
         player.get_by_role("button", name="ログをダウンロード (HTML)").click()
-    html = open(download.value.path(), encoding="utf-8").read()
+    html = Path(download.value.path()).read_text("utf-8")
     assert "<html" in html and "(2D6&gt;=7)" in html and "ミナ: HP 8 → 9" in html
 
     # the GM revokes the invite: the old link no longer lets anyone in
