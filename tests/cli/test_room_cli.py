@@ -234,6 +234,8 @@ def test_gm_flag_on_a_room_with_a_gm_link_needs_its_token(shared):
     assert result.exit_code == 2 and alice_token not in result.output
     result, out = play(db, ["/gm note ok"], "--gm", "--token", made["gm_token"])
     assert result.exit_code == 0 and out[0]["ok"]
+    result, out = play(db, ["2D6"], "--as", "ボブ", "--token", alice_token)
+    assert result.exit_code == 2 and out[0]["reason"] == "forbidden"
     # SAIKORO_TOKEN works like --token
     env_result = cli(
         "play", "--db", db, "--room", "卓", "--json", input="/gm note env\n",

@@ -136,7 +136,7 @@ def run_play(
     from saikoro.cli.report import print_error
     from saikoro.dice.randomizer import RandomSource, ScriptedSource, parse_rands
     from saikoro.errors import SaikoroError
-    from saikoro.i18n import current_lang
+    from saikoro.i18n import Message, current_lang
     from saikoro.store import open_store
     from saikoro.table.session import TableSession
 
@@ -164,6 +164,14 @@ def run_play(
         scripted = ScriptedSource(parse_rands(rands)) if rands is not None else None
         store = open_store(db)
         actor = _actor(store, room, gm, token)
+        if actor is not None and speaker and not actor.is_gm and not actor.owns(speaker):
+            raise SaikoroError(
+                Message(
+                    f"{speaker} はこのリンクのキャラクターではありません (--as)",
+                    f"{speaker} is not this link's character (--as)",
+                ),
+                reason="forbidden",
+            )
         session = TableSession.open(
             store,
             room,
