@@ -101,6 +101,30 @@ def database_url(url_or_path: str) -> str:
     return url_or_path
 
 
+def display_url(url_or_path: str) -> str:
+    """How a database is named in messages: a URL without its password, a path as given."""
+    if "://" not in url_or_path:
+        return url_or_path
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url_or_path).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        scheme, _, rest = url_or_path.partition("://")
+        return f"{scheme}://***@{rest.rpartition('@')[2]}" if "@" in rest else url_or_path
+
+
+def _password(url: str) -> str | None:
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).password
+    except (ArgumentError, ValueError):
+        return None
+
+
 def open_store(url_or_path: str) -> SqlStore:
     return SqlStore(url_or_path)
 
@@ -129,10 +153,16 @@ class SqlStore:
                 metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError, ValueError) as error:
             why = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+            shown = display_url(url_or_path)  # never the password
+            if "://" in url_or_path:
+                why = why.replace(url_or_path, shown).replace(url, display_url(url))
+                password = _password(url)
+                if password:
+                    why = why.replace(password, "***")
             raise StoreError(
                 Message(
-                    f"データベース {url_or_path} を開けません: {why}",
-                    f"cannot open database {url_or_path}: {why}",
+                    f"データベース {shown} を開けません: {why}",
+                    f"cannot open database {shown}: {why}",
                 )
             ) from None
 
