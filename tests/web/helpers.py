@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Any
 
@@ -19,15 +20,18 @@ def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP) -> Page:
     return page
 
 
-def drop_file(page: Page, selector: str, filename: str, text: str) -> None:
-    """Drop a file onto an element as a user dragging it from their desktop would."""
+def drop_file(page: Page, selector: str, filename: str, content: str | bytes) -> None:
+    """Drop a file (text, or bytes such as a zip) onto an element as a user dragging it from
+    their desktop would."""
+    raw = content.encode("utf-8") if isinstance(content, str) else content
     transfer: Any = page.evaluate_handle(
-        """([name, text]) => {
+        """([name, b64]) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
             const data = new DataTransfer();
-            data.items.add(new File([text], name, {type: 'application/octet-stream'}));
+            data.items.add(new File([bytes], name, {type: 'application/octet-stream'}));
             return data;
         }""",
-        [filename, text],
+        [filename, base64.b64encode(raw).decode("ascii")],
     )
     page.dispatch_event(selector, "drop", {"dataTransfer": transfer})
 

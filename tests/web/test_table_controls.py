@@ -8,7 +8,9 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from tests.web.characters import ENEMIES, LITTLEWORLD_PLAYERS
+from saikoro.sheets import load_sheet
+from saikoro.transfer import export_udonarium
+from tests.web.characters import ENEMIES, EXAMPLES, LITTLEWORLD_PLAYERS
 from tests.web.helpers import (
     card_hp,
     create_room,
@@ -28,6 +30,18 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     invite = invite_url(gm)
     player = new_page(browser)
     join(player, invite, "mina.json", LITTLEWORLD_PLAYERS[0])
+
+    # the GM drops an Udonarium zip; a player joins as that character by its name
+    gin = load_sheet(EXAMPLES / "littleworld" / "pc_gin_fighter.yaml", "LittleWorld")
+    drop_file(gm, "#npc-drop", "gin.zip", export_udonarium(gin))
+    expect(card_hp(gm, "ギン")).to_have_text("HP 20/20")
+    second = new_page(browser)
+    second.goto(invite)
+    second.fill("#join-form [name=existing]", "ギン")
+    second.click("#join-form button[type=submit]")
+    expect(second.locator("#room")).to_be_visible()
+    expect(second.locator('.card[data-name="ギン"] button.hp')).to_have_count(1)  # theirs now
+    expect(second.locator('.card[data-name="ミナ"] button.hp')).to_have_count(0)
 
     # the GM clicks a character's HP and types the new value
     card_hp(gm, "ミナ").click()
@@ -87,5 +101,5 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     late.click("#join-form button[type=submit]")
     expect(late.locator("#join-form .error")).not_to_be_empty()
     expect(late.locator("#join")).to_be_visible()
-    for page in (gm, player, late):
+    for page in (gm, player, second, late):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
