@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from saikoro.server.app import create_app
 
-WEB = files("saikoro.web")
+WEB = files("saikoro") / "web"
 ASSETS = sorted(p.name for p in WEB.iterdir() if p.name.endswith((".html", ".js", ".css", ".svg")))
 
 

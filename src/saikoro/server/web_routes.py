@@ -1,4 +1,4 @@
-"""The web table's page: ``GET /`` and its static files, shipped in ``saikoro.web``.
+"""The web table's page: ``GET /`` and its static files, shipped as package data in ``saikoro/web/``.
 
 The page is plain HTML/CSS/JS (ES modules) read from the installed package, so
 ``pip install .`` is all it needs; a Content-Security-Policy keeps every request the page
@@ -39,7 +39,7 @@ def _asset(name: str) -> tuple[bytes, str] | None:
     suffix = name[name.rfind(".") :] if "." in name else ""
     if "/" in name or "\\" in name or name.startswith(".") or suffix not in MEDIA_TYPES:
         return None
-    resource = files("saikoro.web").joinpath(name)
+    resource = files("saikoro") / "web" / name
     if not resource.is_file():
         return None
     return resource.read_bytes(), MEDIA_TYPES[suffix]
