@@ -23,6 +23,9 @@ async function call(method, url, token, body) {
   return data;
 }
 
+/** WebSocket close codes of the table API that a retry cannot mend (bad token, no room). */
+const REFUSED = new Set([4401, 4403, 4404]);
+
 export const createRoom = (name, system) => call('POST', '/api/rooms', null, { name, system });
 
 export const roomPath = (room) => `/api/rooms/${encodeURIComponent(room)}`;
@@ -84,9 +87,10 @@ export class Room {
         if (data.type === 'ping') socket.send('{"type": "pong"}');
         else if (data.type === 'event' && data.seq > lastSeq()) onEvent(data);
       };
-      socket.onclose = () => {
-        onStatus(false);
-        if (!closed) setTimeout(open, delay);
+      socket.onclose = (event) => {
+        const refused = REFUSED.has(event.code); // a revoked link or a gone room: no retry
+        onStatus(false, refused);
+        if (!closed && !refused) setTimeout(open, delay);
         delay = Math.min(delay * 2, 4000);
       };
     };

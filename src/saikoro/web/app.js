@@ -71,8 +71,11 @@ async function readCharacterFile(file) {
   return { character: await file.text() };
 }
 
-/** Let `zone` take a dropped or chosen character file; `onFile(payload, file)`. */
+/** Let `zone` take a dropped file or text (once per page); `onFile(payload)`. */
 function dropZone(zone, onFile) {
+  zone.addEventListener('paste', (e) => {
+    if (e.target === zone) onFile({ character: e.clipboardData.getData('text') });
+  });
   zone.addEventListener('dragover', (e) => {
     e.preventDefault();
     zone.classList.add('over');
@@ -82,10 +85,12 @@ function dropZone(zone, onFile) {
     e.preventDefault();
     zone.classList.remove('over');
     const file = e.dataTransfer.files[0];
-    if (file) onFile(await readCharacterFile(file), file);
+    if (file) onFile(await readCharacterFile(file));
     else if (e.dataTransfer.getData('text')) onFile({ character: e.dataTransfer.getData('text') });
   });
 }
+
+let joinTake = null; // the open join form's taker of a dropped character
 
 function join(room, invite) {
   show('join');
@@ -98,7 +103,7 @@ function join(room, invite) {
     if (p.character !== undefined) form.character.value = p.character;
     else form.character.value = `(${p.filename})`;
   };
-  dropZone($('#drop'), take);
+  joinTake = take;
   form.file.onchange = async () => form.file.files[0] && take(await readCharacterFile(form.file.files[0]));
   form.character.oninput = () => (payload = null);
   api.get('/state').then((state) => {
@@ -143,8 +148,9 @@ class RoomView {
     this.live = this.api.live(
       () => this.log.lastSeq,
       (event) => this.onEvent(event),
-      (up) => {
+      (up, refused) => {
         this.connected = up;
+        this.refused = refused;
         this.showStatus();
       },
     );
@@ -152,7 +158,7 @@ class RoomView {
   }
 
   showStatus() {
-    $('#status').textContent = t(this.connected ? 'connected' : 'reconnecting');
+    $('#status').textContent = t(this.connected ? 'connected' : this.refused ? 'refused' : 'reconnecting');
   }
 
   onEvent(event) {
@@ -283,17 +289,17 @@ class RoomView {
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 1000);
     };
-    const npcDrop = $('#npc-drop');
-    const addCharacter = async (payload) => {
-      try {
-        await this.api.post('/characters', payload);
-      } catch (err) {
-        $('#line-error').textContent = err.message;
-      }
-    };
-    dropZone(npcDrop, addCharacter);
-    npcDrop.onpaste = (e) => addCharacter({ character: e.clipboardData.getData('text') });
     this.renderLinks();
+  }
+
+  /** The GM brings in a dropped or pasted character (a CCFOLIA JSON, Udonarium zip, sheet). */
+  async addCharacter(payload) {
+    $('#line-error').textContent = '';
+    try {
+      await this.api.post('/characters', payload);
+    } catch (err) {
+      $('#line-error').textContent = err.message;
+    }
   }
 
   async renderLinks() {
@@ -342,7 +348,8 @@ class RoomView {
       const links = await this.api.get('/links');
       for (const link of Array.isArray(links) ? links : links.links ?? []) {
         if (link.role === 'gm') continue;
-        row(`${t(link.role)}${link.character ? `: ${link.character}` : ''}`, null, link);
+        const when = new Date(link.created_at).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
+        row(`${t(link.role)}${link.character ? `: ${link.character}` : ''} (${when})`, null, link);
       }
     } catch {
       // no links route: only the saved invite and spectator URLs are shown
@@ -388,6 +395,8 @@ $('#lang').addEventListener('click', () => {
   }
 });
 window.addEventListener('hashchange', route);
+dropZone($('#drop'), (payload) => joinTake?.(payload));
+dropZone($('#npc-drop'), (payload) => current?.addCharacter(payload));
 setLang(lang());
 route();
 window.saikoro = { get view() { return current; } }; // for the browser tests (drop the socket)

@@ -38,6 +38,7 @@ const WORDS = {
   turnOf: ['の手番', '\'s turn'],
   connected: ['接続中', 'Connected'],
   reconnecting: ['再接続しています…', 'Reconnecting…'],
+  refused: ['接続を断られました (リンクが無効です)', 'Refused (the link is no longer valid)'],
   secretDice: ['シークレットダイス', 'Secret dice'],
   reveal: ['公開', 'Reveal'],
   copy: ['コピー', 'Copy'],
