@@ -3,40 +3,29 @@ saikoro sheets (the repository's examples)."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
+
+from tests.transfer.conftest import CCFOLIA_UNMEI
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def ccfolia(name: str, hp: int, params: dict[str, int | str]) -> str:
-    """A piece as CCFOLIA's "copy character" puts it on the clipboard."""
-    return json.dumps(
-        {
-            "kind": "character",
-            "data": {
-                "name": name,
-                "memo": "",
-                "initiative": 0,
-                "status": [{"label": "HP", "value": hp, "max": hp}],
-                "params": [{"label": k, "value": str(v)} for k, v in params.items()],
-                "faces": [],
-                "x": 0,
-                "y": 0,
-                "angle": 0,
-                "width": 4,
-                "height": 4,
-                "active": True,
-                "secret": False,
-                "invisible": False,
-                "hideStatus": False,
-                "color": "",
-                "commands": "",
-                "owner": None,
-            },
-        },
-        ensure_ascii=False,
+    """A piece as CCFOLIA's "copy character" puts it on the clipboard (the keys of the
+    transfer tests' example, with this name, HP and params; no icon or link elsewhere)."""
+    piece = copy.deepcopy(CCFOLIA_UNMEI)
+    piece["data"].update(
+        name=name,
+        memo="",
+        status=[{"label": "HP", "value": hp, "max": hp}],
+        params=[{"label": k, "value": str(v)} for k, v in params.items()],
+        iconUrl=None,
+        externalUrl="",
+        commands="",
     )
+    return json.dumps(piece, ensure_ascii=False)
 
 
 LITTLEWORLD_PLAYERS = [
