@@ -17,6 +17,8 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.server.table.errors import TableApiError
 from saikoro.table.emit import fail
 from saikoro.table.state import Character
 
@@ -45,16 +47,15 @@ def palette_items(system: str, character: Character) -> list[dict[str, Any]]:
     """saikoro's part of ``character``'s chat palette, resolved, each with its chance."""
     from saikoro.sheets import sheet_from_data
     from saikoro.table.dispatch import substitute, tracker_for
-    from saikoro.transfer.palette import BUILDERS, SAIKORO_HEADER
+    from saikoro.transfer.palette import SAIKORO_HEADER, build_palette
 
-    builder = BUILDERS.get(system)
-    if builder is None:
-        return []
-    lines = builder(sheet_from_data(character.sheet, system))
+    lines = build_palette(sheet_from_data(character.sheet, system)).splitlines()
     own = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
     refs = tracker_for(system).references(character)
     items = []
     for line in own:
+        if line.startswith("//"):
+            continue
         command, _, label = line.partition(" ")
         try:
             resolved: str | None = substitute(command, refs)
@@ -86,7 +87,9 @@ def _palette_of(store: Any, room: str, name: str) -> dict[str, Any]:
     record = store.get_room(room)
     character = store.load_state(record).characters.get(name) if record else None
     if character is None:
-        raise fail(
-            f"キャラクター {name!r} はいません", f"no character {name!r}", "no such character"
+        raise TableApiError(
+            404,
+            "no such character",
+            Message(f"キャラクター {name!r} はいません", f"no character {name!r}"),
         )
     return {"name": name, "items": palette_items(record.system, character)}
