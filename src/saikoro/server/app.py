@@ -123,7 +123,7 @@ def create_app(
     app.state.game_system_list = None  # built on first use (imports every system)
     app.include_router(router)
     install_table_api(app, db_url, table_limits)
-    app.include_router(palette_router)
+    app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
