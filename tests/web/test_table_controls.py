@@ -101,5 +101,10 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     late.click("#join-form button[type=submit]")
     expect(late.locator("#join-form .error")).not_to_be_empty()
     expect(late.locator("#join")).to_be_visible()
+    # a closed tab loses nothing: the lobby lists the rooms this browser opened
+    gm.goto(server)
+    gm.get_by_role("link", name="操作の卓 — GM").click()
+    expect(gm.locator("#links")).to_be_visible()
+    expect(card_hp(gm, "ミナ")).to_have_text("HP 9/14")
     for page in (gm, player, second, late):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]

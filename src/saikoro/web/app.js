@@ -41,8 +41,33 @@ function normaliseLine(typed) {
 
 // -- lobby ------------------------------------------------------------------------------
 
+const RECENT = 'saikoro.recent';
+
+/** Remember a room link this browser opened (a closed tab must not lose the GM's link). */
+function remember(room, role, label) {
+  const recent = JSON.parse(localStorage.getItem(RECENT) || '[]').filter((r) => r.url !== location.href);
+  recent.unshift({ room, role, label, url: location.href });
+  localStorage.setItem(RECENT, JSON.stringify(recent.slice(0, 20)));
+}
+
+function recentRooms() {
+  const recent = JSON.parse(localStorage.getItem(RECENT) || '[]');
+  $('#recent').hidden = recent.length === 0;
+  $('#recent ul').replaceChildren(
+    ...recent.map((r) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = r.url;
+      link.textContent = `${r.room} — ${r.label || t(r.role)}`;
+      item.append(link);
+      return item;
+    }),
+  );
+}
+
 function lobby() {
   show('lobby');
+  recentRooms();
   $('#room-title').textContent = '';
   const form = $('#create-form');
   form.onsubmit = async (e) => {
@@ -144,6 +169,7 @@ class RoomView {
     show('room');
     $('#room-title').textContent = this.api.room;
     await this.refresh();
+    remember(this.api.room, this.me.role, this.me.label);
     this.log.reset(await this.api.events(0));
     this.live = this.api.live(
       () => this.log.lastSeq,

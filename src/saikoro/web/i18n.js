@@ -2,6 +2,7 @@
 const WORDS = {
   langSwitch: ['English', '日本語'],
   createRoom: ['部屋を作る', 'Create a room'],
+  recent: ['このブラウザで開いた部屋', 'Rooms opened in this browser'],
   roomName: ['部屋の名前', 'Room name'],
   system: ['ゲームシステム', 'Game system'],
   create: ['作成', 'Create'],
