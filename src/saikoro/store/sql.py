@@ -10,11 +10,12 @@ leaves the room at its last committed event (the transaction never commits).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -38,6 +39,9 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState, _apply_in_place, replay
+
+if TYPE_CHECKING:
+    from saikoro.store.links import LinkStore
 
 T = TypeVar("T")
 
@@ -168,6 +172,13 @@ class SqlStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @functools.cached_property
+    def links(self) -> LinkStore:
+        """The rooms' capability links, in this database (:mod:`saikoro.store.links`)."""
+        from saikoro.store.links import LinkStore
+
+        return LinkStore(self)
 
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:

@@ -86,6 +86,16 @@ def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase
     SHEET_IMPORTERS[suffix.lower()] = loader
 
 
+#: (bytes, system) → a sheet, or None when not that reader's format: characters sent in a
+#: request (joining a shared room). ``saikoro.transfer`` registers CCFOLIA / Udonarium.
+CHARACTER_READERS: list[Callable[[bytes, str], SheetBase | None]] = []
+
+
+def register_character_reader(reader: Callable[[bytes, str], SheetBase | None]) -> None:
+    if reader not in CHARACTER_READERS:
+        CHARACTER_READERS.append(reader)
+
+
 def _importers() -> dict[str, Callable[[Path, str], SheetBase]]:
     with contextlib.suppress(ImportError):  # saikoro.transfer registers its importers
         __import__("saikoro.transfer")

@@ -129,6 +129,16 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     return sheet
 
 
+def read_tool_character(raw: bytes, system: str | None = None) -> SheetBase | None:
+    """A CCFOLIA or Udonarium character's bytes → a sheet of ``system``; None when the bytes
+    are neither (a saikoro sheet, say). For characters sent in a request (a shared room)."""
+    source_format = detect_format("", raw)
+    if source_format is None:
+        return None
+    sheet, _report = import_bytes(raw, source_format, system)
+    return sheet
+
+
 def _register_with_table() -> None:
     """Let ``/char add`` in ``saikoro play`` read Udonarium and CCFOLIA files.
 
@@ -143,6 +153,9 @@ def _register_with_table() -> None:
         return
     for suffix in (".zip", ".xml", ".json"):
         register(suffix, load_character_file)
+    register_reader = getattr(dispatch, "register_character_reader", None)
+    if register_reader is not None:
+        register_reader(read_tool_character)
 
 
 _register_with_table()
