@@ -25,6 +25,7 @@ from sqlalchemy.engine import Row
 from saikoro.store.sql import SqlStore, metadata
 from saikoro.table.capabilities import LINK_ROLES, Link
 from saikoro.table.events import now_iso
+from saikoro.table.storage import ROOM_NAME_LENGTH
 
 #: Bytes of randomness in a token (256 bits; the issue asks for at least 128).
 TOKEN_BYTES = 32
@@ -33,7 +34,7 @@ links = Table(
     "saikoro_links",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("room", String(200), nullable=False),
+    Column("room", String(ROOM_NAME_LENGTH), nullable=False),
     Column("role", String(16), nullable=False),
     Column("character", String(200), nullable=True),
     Column("token_hash", String(64), nullable=False, unique=True),

@@ -22,13 +22,14 @@ from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, parse_sheet_text
 from saikoro.table.actors import Actor, find_name
 from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry
-from saikoro.table.dispatch import CHARACTER_READERS, _importers
+from saikoro.table.dispatch import CHARACTER_READERS
 from saikoro.table.emit import fail
 from saikoro.table.roles import forbidden
 from saikoro.table.session import TableSession, create_room_record
+from saikoro.table.storage import RoomRecord
 
 if TYPE_CHECKING:  # the table is below the store: it only names its type
-    from saikoro.store.sql import RoomRecord, SqlStore
+    from saikoro.store.sql import SqlStore
 
 #: Where the printed links point when no ``--base-url`` is given (``saikoro serve``'s).
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -133,15 +134,15 @@ def open_session(store: SqlStore, room: str, link: Link, **kwargs: Any) -> Table
 
 def read_character(content: str | bytes, system: str) -> SheetBase:
     """A sheet from what a caller sent: saikoro JSON/YAML text, or a tool's export that a
-    registered reader knows (``saikoro.transfer``: CCFOLIA clipboard JSON, an Udonarium
-    zip/XML as bytes). Raises SaikoroError (a bilingual reason) when it is none."""
+    registered reader knows (``saikoro.transfer.register_with_table()``, which the front
+    ends call: CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes). Raises SaikoroError
+    (a bilingual reason) when it is none."""
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     if len(raw) > MAX_CHARACTER_BYTES:
         raise fail(
             f"キャラクターが大きすぎます ({MAX_CHARACTER_BYTES // 1024 // 1024} MiB まで)",
             f"the character is too large (at most {MAX_CHARACTER_BYTES // 1024 // 1024} MiB)",
         )
-    _importers()  # saikoro.transfer registers its readers
     for reader in CHARACTER_READERS:
         sheet = reader(raw, system)
         if sheet is not None:
