@@ -14,7 +14,7 @@ from saikoro.errors import SaikoroError
 from saikoro.table.actors import Actor, find_name, is_gm_name, name_key
 from saikoro.table.dispatch import Context, Outcome, dispatch
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, _apply_in_place, replay
+from saikoro.table.state import RoomState, apply_in_place, replay
 from saikoro.table.view import revealed_ids, view_event, view_state
 
 from .helpers import SHEETS
@@ -53,7 +53,7 @@ class Table:
         outcome = dispatch(self.state, line, ctx)
         for event in outcome.events:
             self.log.append(event)
-            _apply_in_place(self.state, event)
+            apply_in_place(self.state, event)
         return outcome
 
     def refused(self, line: str, actor: Actor, **kwargs) -> SaikoroError:
@@ -69,7 +69,7 @@ class Table:
 def table(system: str = "LittleWorld", sheets=("alice", "bob", "goblin")) -> Table:
     t = Table()
     t.log.append(Event("room_created", {"room": "r", "system": system}, command_id="c0"))
-    _apply_in_place(t.state, t.log[0])
+    apply_in_place(t.state, t.log[0])
     for sheet in sheets:
         t.run(f"/char add {sheet}.json", GM)
     return t

@@ -13,9 +13,19 @@ from saikoro.store import LinkStore, open_store
 from saikoro.store.links import links as links_table
 from saikoro.table import rooms
 from saikoro.table.actors import Actor
-from saikoro.transfer import export_ccfolia, export_udonarium, export_udonarium_xml
+from saikoro.transfer import (
+    export_ccfolia,
+    export_udonarium,
+    export_udonarium_xml,
+    register_with_table,
+)
 
 from .helpers import SHEETS
+
+
+@pytest.fixture(autouse=True)
+def _tool_formats():
+    register_with_table()  # what saikoro play and the server do at start-up
 
 
 @pytest.fixture

@@ -19,11 +19,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
-from saikoro.errors import BCDICE_API_REASONS, SaikoroError
+from saikoro.errors import SaikoroError
 from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
 from saikoro.server.palette_route import router as palette_router
-from saikoro.server.routes_v2 import RollTimeoutError, router
+from saikoro.server.routes_v2 import error_status_and_body, router
 from saikoro.server.table.limits import TableLimits
 from saikoro.server.table_api import (
     TABLE_API_PREFIX,
@@ -39,22 +39,14 @@ ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
-saikoro's engine: BCDice's generic commands plus 帽子世界TRPG (`LittleWorld`) and
-運命判定d100 (`UnmeiD100`). Point any BCDice-API client (Udonarium, CCFOLIA-style
+saikoro's engine: BCDice's generic commands plus the game systems listed by
+`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client (Udonarium, CCFOLIA-style
 tools, Discord bots) at this server's base URL.
 """
 
 
 def _error(status: int, reason: str, message: str | None = None) -> JSONResponse:
     return JSONResponse(error_json(reason, message), status_code=status)
-
-
-def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
-    """BCDice-API's status and body for one of saikoro's errors."""
-    if error.reason in BCDICE_API_REASONS:  # BCDice-API's own errors: its body exactly
-        return 400, error_json(error.reason)
-    status = 503 if isinstance(error, RollTimeoutError) else 400
-    return status, error_json(error.reason, error.message.both())
 
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
@@ -78,17 +70,6 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     # BCDice-API answers 400; the table API (/api/…) the usual 422 of a body it cannot take.
     status = 422 if request.url.path.startswith("/api/") else 400
     return _error(status, "bad request", "リクエストの形式が正しくありません / malformed request")
-
-
-def game_system_list() -> dict[str, list[dict[str, str]]]:
-    from saikoro.systems import systems
-
-    return {
-        "game_system": [
-            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
-            for s in systems.sorted_by_sort_key()
-        ]
-    }
 
 
 def create_app(

@@ -7,7 +7,8 @@ GM, someone who may join (invite), the player of one character, or a spectator. 
 revoked link resolves to nothing; the GM issues a new one instead (:meth:`reissue`).
 
 The table lives beside the event store's (same SQLAlchemy metadata, so
-``SqlStore`` creates it with the others, on SQLite and PostgreSQL alike).
+``SqlStore`` creates it with the others, on SQLite and PostgreSQL alike); ``SqlStore.links``
+is this store of the database. It implements :class:`saikoro.table.capabilities.LinkRegistry`.
 """
 
 from __future__ import annotations
@@ -17,17 +18,14 @@ import hashlib
 import hmac
 import secrets
 import uuid
-from dataclasses import dataclass
-from typing import Literal
 
 from sqlalchemy import Column, Index, String, Table, insert, select, update
 from sqlalchemy.engine import Row
 
 from saikoro.store.sql import SqlStore, metadata
+from saikoro.table.capabilities import LINK_ROLES, Link
 from saikoro.table.events import now_iso
-
-LinkRole = Literal["gm", "invite", "player", "spectator"]
-LINK_ROLES: tuple[LinkRole, ...] = ("gm", "invite", "player", "spectator")
+from saikoro.table.storage import ROOM_NAME_LENGTH
 
 #: Bytes of randomness in a token (256 bits; the issue asks for at least 128).
 TOKEN_BYTES = 32
@@ -36,7 +34,7 @@ links = Table(
     "saikoro_links",
     metadata,
     Column("id", String(32), primary_key=True),
-    Column("room", String(200), nullable=False),
+    Column("room", String(ROOM_NAME_LENGTH), nullable=False),
     Column("role", String(16), nullable=False),
     Column("character", String(200), nullable=True),
     Column("token_hash", String(64), nullable=False, unique=True),
@@ -44,28 +42,6 @@ links = Table(
     Column("revoked_at", String(40), nullable=True),
     Index("ix_saikoro_links_room", "room"),
 )
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link as anyone may see it: never its token."""
-
-    id: str
-    room: str
-    role: str
-    character: str | None
-    created_at: str
-    revoked: bool
-
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "room": self.room,
-            "role": self.role,
-            "character": self.character,
-            "created_at": self.created_at,
-            "revoked": self.revoked,
-        }
 
 
 def token_hash(token: str) -> str:

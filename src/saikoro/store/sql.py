@@ -10,11 +10,11 @@ leaves the room at its last committed event (the transaction never commits).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Column,
@@ -37,7 +37,11 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, S
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, _apply_in_place, replay
+from saikoro.table.state import RoomState, apply_in_place, replay
+from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, VersionConflict
+
+if TYPE_CHECKING:
+    from saikoro.store.links import LinkStore
 
 T = TypeVar("T")
 
@@ -50,7 +54,7 @@ rooms = Table(
     "saikoro_rooms",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(200), nullable=False),
+    Column("name", String(ROOM_NAME_LENGTH), nullable=False),
     Column("system", String(64), nullable=False),
     Column("version", Integer, nullable=False, default=0),
     UniqueConstraint("name", name="uq_saikoro_rooms_name"),
@@ -77,18 +81,6 @@ snapshots = Table(
 
 class StoreError(SaikoroError):
     reason = "store error"
-
-
-class VersionConflict(Exception):
-    """Another writer appended first; re-read the room and try again."""
-
-
-@dataclass(frozen=True)
-class RoomRecord:
-    id: int
-    name: str
-    system: str
-    version: int
 
 
 def database_url(url_or_path: str) -> str:
@@ -169,6 +161,13 @@ class SqlStore:
     def close(self) -> None:
         self.engine.dispose()
 
+    @functools.cached_property
+    def links(self) -> LinkStore:
+        """The rooms' capability links, in this database (:mod:`saikoro.store.links`)."""
+        from saikoro.store.links import LinkStore
+
+        return LinkStore(self)
+
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:
         with self.engine.connect() as conn:
@@ -179,9 +178,11 @@ class SqlStore:
         """Create a room whose first event is ``first``; an existing room is returned as is."""
         try:
             with self.engine.begin() as conn:
-                room_id = conn.execute(
+                inserted = conn.execute(
                     insert(rooms).values(name=name, system=system, version=1)
-                ).inserted_primary_key[0]
+                ).inserted_primary_key
+                assert inserted is not None
+                room_id = inserted[0]
                 conn.execute(
                     insert(events).values(
                         room_id=room_id,
@@ -249,7 +250,7 @@ class SqlStore:
                 .order_by(events.c.seq)
             ).all()
             for row in rows:
-                _apply_in_place(state, Event.from_json(json.loads(row.body)))
+                apply_in_place(state, Event.from_json(json.loads(row.body)))
             new_events, after, result = produce(state)
             if not new_events:
                 return state, result

@@ -14,18 +14,22 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, parse_sheet_text
-from saikoro.store.links import Link, LinkStore
-from saikoro.store.sql import RoomRecord, SqlStore
 from saikoro.table.actors import Actor, find_name
+from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry
+from saikoro.table.dispatch import CHARACTER_READERS
 from saikoro.table.emit import fail
 from saikoro.table.roles import forbidden
 from saikoro.table.session import TableSession, create_room_record
+from saikoro.table.storage import RoomRecord
+
+if TYPE_CHECKING:  # the table is below the store: it only names its type
+    from saikoro.store.sql import SqlStore
 
 #: Where the printed links point when no ``--base-url`` is given (``saikoro serve``'s).
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -87,7 +91,7 @@ def create_room(store: SqlStore, name: str, system: str) -> CreatedRoom:
     record, created = create_room_record(store, name, system)
     if not created:
         raise _exists(name)
-    links = LinkStore(store)
+    links = store.links
     gm, gm_token = links.create(record.name, "gm")
     invite, invite_token = links.create(record.name, "invite")
     spectator, spectator_token = links.create(record.name, "spectator")
@@ -106,7 +110,7 @@ def _exists(name: str) -> SaikoroError:
 
 def authenticate(store: SqlStore, room: str, token: str) -> Link:
     """The live link of ``room`` this token is, else :func:`unauthorized`."""
-    link = LinkStore(store).resolve(room, token)
+    link = store.links.resolve(room, token)
     if link is None:
         raise unauthorized()
     return link
@@ -129,20 +133,20 @@ def open_session(store: SqlStore, room: str, link: Link, **kwargs: Any) -> Table
 
 
 def read_character(content: str | bytes, system: str) -> SheetBase:
-    """A sheet from what a caller sent: saikoro JSON/YAML text, CCFOLIA clipboard JSON, or an
-    Udonarium zip/XML (bytes). Raises SaikoroError (a bilingual reason) when it is none."""
-    from saikoro.transfer import detect_format, import_bytes
-
+    """A sheet from what a caller sent: saikoro JSON/YAML text, or a tool's export that a
+    registered reader knows (``saikoro.transfer.register_with_table()``, which the front
+    ends call: CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes). Raises SaikoroError
+    (a bilingual reason) when it is none."""
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     if len(raw) > MAX_CHARACTER_BYTES:
         raise fail(
             f"キャラクターが大きすぎます ({MAX_CHARACTER_BYTES // 1024 // 1024} MiB まで)",
             f"the character is too large (at most {MAX_CHARACTER_BYTES // 1024 // 1024} MiB)",
         )
-    source_format = detect_format("", raw)
-    if source_format is not None:
-        sheet, _report = import_bytes(raw, source_format, system)
-        return sheet
+    for reader in CHARACTER_READERS:
+        sheet = reader(raw, system)
+        if sheet is not None:
+            return sheet
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
@@ -167,7 +171,7 @@ def join(
         raise forbidden("参加には招待リンクを使ってください", "join with the room's invite link")
     _room(store, room)
     session = TableSession.open(store, room, allow_files=False)
-    links = LinkStore(store)
+    links = store.links
     named = _existing_name(session, character)
     if named is not None:
         if session.state.characters[named].side != "pc":
@@ -191,7 +195,7 @@ def _existing_name(session: TableSession, character: str | bytes) -> str | None:
     return find_name(character.strip(), session.state.characters)
 
 
-def _not_held(links: LinkStore, room: str, name: str) -> None:
+def _not_held(links: LinkRegistry, room: str, name: str) -> None:
     if links.has_live(room, "player", name):
         raise fail(
             f"{name} はもう別のプレイヤーのキャラクターです (GM がリンクを取り消せます)",
@@ -225,7 +229,7 @@ def list_links(store: SqlStore, room: str, by: Link | None = None) -> list[Link]
     if by is not None:
         _require_gm(by)
     _room(store, room)
-    return LinkStore(store).list(room)
+    return store.links.list(room)
 
 
 def issue(
@@ -235,12 +239,12 @@ def issue(
     if by is not None:
         _require_gm(by)
     _room(store, room)
-    if role not in ("gm", "invite", "player", "spectator") or (role == "player") != bool(character):
+    if role not in LINK_ROLES or (role == "player") != bool(character):
         raise fail(
             "役割は gm / invite / spectator / player (キャラクター名つき) です",
             "the role is gm, invite, spectator or player (with a character's name)",
         )
-    return LinkStore(store).create(room, role, character)
+    return store.links.create(room, role, character)
 
 
 def revoke(
@@ -251,7 +255,7 @@ def revoke(
     if by is not None:
         _require_gm(by)
     _room(store, room)
-    links = LinkStore(store)
+    links = store.links
     old = links.get(room, link_id)
     if old is None or old.revoked:
         raise fail(

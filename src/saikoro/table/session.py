@@ -18,18 +18,16 @@ from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
-from saikoro.store.sql import RoomRecord, SqlStore, VersionConflict, rooms
 from saikoro.table import events as ev
 from saikoro.table.actors import Actor
 from saikoro.table.dispatch import Context, Outcome, dispatch, dispatch_sheet
 from saikoro.table.emit import fail
 from saikoro.table.events import Event, now_iso
-from saikoro.table.state import RoomState, _apply_in_place
+from saikoro.table.state import RoomState, apply_in_place
+from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, RoomStore, VersionConflict
 
 #: Optimistic attempts before a line waits for the room's write lock.
 OPTIMISTIC_TRIES = 3
-#: The rooms table keeps names of at most this many characters.
-ROOM_NAME_LENGTH: int = rooms.c.name.type.length or 200
 MAX_RETRIES = 20
 
 
@@ -77,7 +75,7 @@ class _StoreHistory:
 
 @dataclass
 class TableSession:
-    store: SqlStore
+    store: RoomStore
     room: RoomRecord
     speaker: str | None = None
     gm: bool = False
@@ -92,7 +90,7 @@ class TableSession:
     @classmethod
     def open(
         cls,
-        store: SqlStore,
+        store: RoomStore,
         room_name: str,
         system: str | None = None,
         **kwargs: object,
@@ -125,7 +123,7 @@ class TableSession:
     def refresh(self) -> None:
         """Fold in the events other writers appended since our version."""
         for event in self.store.iter_events(self.room, after=self.state.version):
-            _apply_in_place(self.state, event)
+            apply_in_place(self.state, event)
 
     def run(self, line: str, *, actor: Actor | None = None) -> Outcome:
         """Carry out one chat line (typed by ``actor``, else the session's); persisted
@@ -161,7 +159,7 @@ class TableSession:
                 return outcome
             new_state = self.state.clone()
             for event in outcome.events:
-                _apply_in_place(new_state, event)
+                apply_in_place(new_state, event)
             try:
                 self.store.append(self.room, self.state.version, outcome.events, snapshot=new_state)
             except VersionConflict:
@@ -179,7 +177,7 @@ class TableSession:
                 return [], None, outcome
             after = state.clone()
             for event in outcome.events:
-                _apply_in_place(after, event)
+                apply_in_place(after, event)
             return outcome.events, after, outcome
 
         for _attempt in range(MAX_RETRIES):
@@ -199,7 +197,7 @@ class TableSession:
         )
 
 
-def create_room_record(store: SqlStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:
+def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:
     """Create the room (its first event); whether this call created it (False: it existed,
     or another writer created it at the same moment)."""
     _storable_name("部屋名", "room name", room_name, ROOM_NAME_LENGTH)

@@ -65,7 +65,6 @@ def _not_self(name: str, target: str) -> None:
 
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
-    settings_location = "saikoro.systems.unmeid100.settings:UnmeiSettings"
     aliases: ClassVar[dict[str, str]] = {
         "戦闘スキル": "戦闘",
         "盗賊スキル": "盗賊",
@@ -677,9 +676,9 @@ class UnmeiTracker(Tracker):
             )
         effect = effects[args[0].lower()]
         character = emit.character(name)
-        incoming = character.fields.get("_incoming")
-        last = character.fields.get("_last_check")
-        last_condition = character.fields.get("_last_condition")
+        incoming: Any = character.fields.get("_incoming")
+        last: Any = character.fields.get("_last_check")
+        last_condition: Any = character.fields.get("_last_condition")
         # Refuse before rolling when there is nothing to rescue (the use is not spent).
         if effect is um.Rescue.CHECK_SUCCESS and not last:
             raise fail(
