@@ -190,12 +190,12 @@ class RoomView {
   onEvent(event) {
     this.log.add(event);
     clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.refresh(), 30);
+    this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
   }
 
   async refresh() {
     this.state = await this.api.get('/state');
-    const you = this.state.you ?? this.state.viewer ?? {};
+    const you = this.state.you ?? {};
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
     this.renderSpeakers();
