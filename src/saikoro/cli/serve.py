@@ -107,7 +107,7 @@ def serve(
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
         "timeout_keep_alive": 5,
-        "limit_concurrency": 1000,
+        "limit_concurrency": 4096,  # HTTP requests in flight + open WebSockets
         "h11_max_incomplete_event_size": 64 * 1024,
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,

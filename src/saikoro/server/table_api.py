@@ -476,8 +476,7 @@ class _RoomSocket:
         room = self.caller.room
         if self.after is None:  # only what comes next
             self.after = await asyncio.to_thread(self.service.store.version, room)
-        numbered = await asyncio.to_thread(self.service.all_events, room)
-        revealed = _revealed(numbered)
+        revealed = await asyncio.to_thread(self.service.revealed, room)
         subscription = await self.service.hub.subscribe(room, self.after)
         tasks = [
             asyncio.create_task(self._push(subscription, revealed)),
@@ -565,12 +564,6 @@ class _RoomSocket:
                 await _refuse(self.websocket, error, WS_UNAUTHORIZED)
                 return
             await self.send({"type": "ping"})
-
-
-def _revealed(numbered: list[Numbered]) -> set[str]:
-    from saikoro.table.view import revealed_ids
-
-    return revealed_ids(event for _seq, event in numbered)
 
 
 def _bad_message() -> dict[str, Any]:

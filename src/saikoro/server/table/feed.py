@@ -44,6 +44,19 @@ def events_after(
     return [(row.seq, Event.from_json(json.loads(row.body))) for row in rows]
 
 
+def events_of_kind(store: SqlStore, room: RoomRecord, kind: str) -> list[Numbered]:
+    """Every event of one kind in the room, numbered (a scan of the room's rows that
+    decodes only the few matching bodies: cheaper than reading the whole log)."""
+    query = (
+        select(events_table.c.seq, events_table.c.body)
+        .where(events_table.c.room_id == room.id, events_table.c.kind == kind)
+        .order_by(events_table.c.seq)
+    )
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [(row.seq, Event.from_json(json.loads(row.body))) for row in rows]
+
+
 class Subscription:
     """One reader of one room: ``await next_batch()`` gives the next events in seq order."""
 
