@@ -31,7 +31,6 @@ import asyncio
 import glob
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from bench_server import free_port  # this folder is on sys.path when run as a script
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -96,12 +97,6 @@ def serve_bare(port: int) -> None:
 
 
 # -- servers ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def start(command: list[str], port: int, cwd: Path) -> subprocess.Popen:
