@@ -17,9 +17,10 @@ import json
 from sqlalchemy import select
 
 from saikoro.server.pubsub import PubSub
-from saikoro.store.sql import RoomRecord, SqlStore
+from saikoro.store.sql import SqlStore
 from saikoro.store.sql import events as events_table
 from saikoro.table.events import Event
+from saikoro.table.storage import RoomRecord
 
 Numbered = tuple[int, Event]
 
@@ -139,8 +140,8 @@ class FeedHub:
     async def subscribe(self, room: RoomRecord, after: int) -> Subscription:
         feed = self.feeds.get(room.name)
         if feed is None:
-            feed = _RoomFeed(room, await asyncio.to_thread(self.store.version, room))
-            feed = self.feeds.setdefault(room.name, feed)
+            fresh = _RoomFeed(room, await asyncio.to_thread(self.store.version, room))
+            feed = self.feeds.setdefault(room.name, fresh)
         subscription = Subscription(self, room, after)
         feed.subscribers.add(subscription)
         return subscription
@@ -159,8 +160,8 @@ class FeedHub:
 
     def _notified(self, room: str | None, seq: int | None) -> None:
         if room is None or seq is None:  # the LISTEN connection was lost: everyone re-reads
-            for feed in self.feeds.values():
-                for subscription in feed.subscribers:
+            for watched in self.feeds.values():
+                for subscription in watched.subscribers:
                     subscription.wake()
             return
         feed = self.feeds.get(room)

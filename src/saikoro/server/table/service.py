@@ -20,12 +20,14 @@ from saikoro.server.table.errors import no_such_room, unauthorized
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
 from saikoro.store.links import Link, LinkStore
-from saikoro.store.sql import RoomRecord, SqlStore, open_store
+from saikoro.store.sql import SqlStore, open_store
 from saikoro.table.actors import Actor
 from saikoro.table.dispatch import Outcome
 from saikoro.table.events import REVEALED
 from saikoro.table.rooms import actor_for
 from saikoro.table.session import TableSession
+from saikoro.table.state import RoomState
+from saikoro.table.storage import RoomRecord
 from saikoro.table.view import revealed_ids, view_event
 
 
@@ -134,7 +136,7 @@ class TableService:
             await self.pubsub.publish(caller.room.name, result.version)
         return result
 
-    def state(self, room: RoomRecord):  # -> RoomState
+    def state(self, room: RoomRecord) -> RoomState:
         held = self._room_session(room)
         with held.lock:
             held.session.refresh()
