@@ -302,6 +302,8 @@ def test_secret_roll_is_seen_by_the_roller_and_gm_only_until_revealed(room: Room
     bob_log = {e["seq"]: e for e in bob.events()["events"]}
     assert "(2D6>=7)" in bob_log[secret_seq]["text"]["ja"]  # revealed now: everyone sees it
     assert any(e["kind"] == "revealed" for e in seen["after"]["bob"])
+    published = room.spectator.http.get(f"{room.spectator.path}/log.html").text
+    assert "(2D6&gt;=7)" in published  # the published log shows it once revealed
 
 
 def test_spectator_sees_no_secret_and_cannot_speak(room: Room) -> None:
