@@ -64,6 +64,12 @@ def test_events_after_numbers_the_log(tmp_path: Path) -> None:
     assert numbered[0][1].data["text"] == "こんにちは"
 
 
+async def _watching(session: TableSession, after: int = 1):  # -> (pubsub, subscription)
+    pubsub = InMemoryPubSub()
+    hub = FeedHub(session.store, pubsub)
+    return pubsub, await hub.subscribe(session.room, after)
+
+
 async def _collect(subscription, count: int, timeout: float = 5.0) -> list[int]:
     seen: list[int] = []
     while len(seen) < count:
@@ -101,9 +107,7 @@ def test_a_lost_notification_is_made_up_by_the_next(tmp_path: Path) -> None:
     session = _session(tmp_path)
 
     async def scenario() -> list[int]:
-        pubsub = InMemoryPubSub()
-        hub = FeedHub(session.store, pubsub)
-        sub = await hub.subscribe(session.room, 1)
+        pubsub, sub = await _watching(session)
         await asyncio.to_thread(session.run, "not announced")
         await asyncio.to_thread(session.run, "announced")
         await pubsub.publish(session.room.name, session.state.version)
@@ -119,9 +123,7 @@ def test_a_slow_subscriber_rereads_the_store_and_misses_nothing(
     session = _session(tmp_path)
 
     async def slow() -> list[int]:
-        pubsub = InMemoryPubSub()
-        hub = FeedHub(session.store, pubsub)
-        sub = await hub.subscribe(session.room, 1)
+        pubsub, sub = await _watching(session)
         for i in range(10):  # nobody reads meanwhile: the queue overflows
             await asyncio.to_thread(session.run, f"line {i}")
             await pubsub.publish(session.room.name, session.state.version)
@@ -136,9 +138,7 @@ def test_reconnect_of_the_listen_connection_makes_everyone_reread(tmp_path: Path
     session = _session(tmp_path)
 
     async def scenario() -> list[int]:
-        pubsub = InMemoryPubSub()
-        hub = FeedHub(session.store, pubsub)
-        sub = await hub.subscribe(session.room, 1)
+        pubsub, sub = await _watching(session)
         await asyncio.to_thread(session.run, "missed while LISTEN was down")
         pubsub._deliver(None, None)
         return await _collect(sub, 1)

@@ -105,6 +105,30 @@ def test_join_gives_a_personal_link_that_speaks_as_the_character(room: Room) -> 
     assert outcome["events"][0]["actor"] == "アリス"
 
 
+def test_join_with_an_udonarium_zip_and_a_ccfolia_json(server: Server) -> None:
+    import base64
+
+    from saikoro.sheets import parse_sheet_text
+    from saikoro.transfer import export_ccfolia, export_udonarium
+
+    room = create_room(server.base)
+    alice = parse_sheet_text(sheet("alice"), ".json", "LittleWorld")
+    bob = parse_sheet_text(sheet("bob"), ".json", "LittleWorld")
+    url = f"{room.base}/api/rooms/{quote(room.name, safe='')}/join"
+    invite = room.created["invite_token"]
+    zipped = base64.b64encode(export_udonarium(alice)).decode()
+    joined = httpx.post(url, json={"invite": invite, "character_base64": zipped})
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["as"] == "アリス"
+    joined = httpx.post(url, json={"invite": invite, "character": export_ccfolia(bob)})
+    assert joined.status_code == 200 and joined.json()["as"] == "ボブ"
+    names = {c["name"] for c in room.gm.state()["characters"]}
+    assert names == {"アリス", "ボブ"}
+    for body in ({"invite": invite}, {"invite": invite, "character_base64": "***"}):
+        refused = httpx.post(url, json=body)
+        assert refused.status_code == 422 and " / " in refused.json()["message"]
+
+
 def test_join_with_an_existing_characters_name(server: Server) -> None:
     """The GM brought the PC in; its player joins by naming it."""
     room = create_room(server.base)
@@ -278,6 +302,8 @@ def test_secret_roll_is_seen_by_the_roller_and_gm_only_until_revealed(room: Room
     bob_log = {e["seq"]: e for e in bob.events()["events"]}
     assert "(2D6>=7)" in bob_log[secret_seq]["text"]["ja"]  # revealed now: everyone sees it
     assert any(e["kind"] == "revealed" for e in seen["after"]["bob"])
+    published = room.spectator.http.get(f"{room.spectator.path}/log.html").text
+    assert "(2D6&gt;=7)" in published  # the published log shows it once revealed
 
 
 def test_spectator_sees_no_secret_and_cannot_speak(room: Room) -> None:

@@ -76,11 +76,27 @@ def test_a_line_posted_to_one_server_reaches_a_websocket_client_of_the_other(
     ]
 
 
-def test_the_database_password_is_never_printed(two_servers: tuple[Server, Server]) -> None:
+def test_the_database_password_and_tokens_are_never_printed(
+    two_servers: tuple[Server, Server],
+) -> None:
+    one, _other = two_servers
+    room = create_room(one.base)
+    link = room.join(sheet("bob"))
+
+    async def touch() -> None:
+        socket = await open_socket(link, after=0)
+        await socket.until_events(1)
+        await socket.close()
+
+    asyncio.run(touch())
     for server in two_servers:
         log = server.log()
         assert "データベース / database: postgresql" in log
         assert PASSWORD not in log and "***" in log
+    log = one.log()
+    assert "token=[redacted]" in log
+    for token in (room.gm.token, room.created["invite_token"], link.token):
+        assert token not in log
 
 
 def test_workers_need_postgresql(tmp_path: Path) -> None:

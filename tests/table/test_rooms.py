@@ -210,5 +210,27 @@ def test_links_on_postgresql(postgres_url):
             store, room, made.invite_token, (SHEETS / "alice.json").read_text(encoding="utf-8")
         )
         assert rooms.actor_for(rooms.authenticate(store, room, token)) == Actor.player(name)
+        with pytest.raises(SaikoroError) as caught:  # the partial unique index on PostgreSQL
+            store.links.create(room, "player", name)
+        assert caught.value.reason == "conflict"
     finally:
         store.close()
+
+
+def test_one_live_personal_link_per_character_even_in_a_race(store):
+    """Two joins as one character at the same moment: the store's unique index lets one win."""
+    made = _invite(store)
+    links = store.links
+    first, _ = links.create("r", "player", "アリス")
+    with pytest.raises(SaikoroError) as caught:  # what the loser of a race meets
+        links.create("r", "player", "アリス")
+    assert caught.value.reason == "conflict" and "アリス" in caught.value.message.ja
+    with pytest.raises(SaikoroError) as caught:
+        rooms.issue(store, "r", "player", "アリス")
+    assert caught.value.reason == "conflict"
+    links.create("other room", "player", "アリス")  # another room's アリス is another character
+    rooms.revoke(store, "r", first.id)
+    again, token = rooms.issue(store, "r", "player", "アリス")  # free again once revoked
+    assert rooms.authenticate(store, "r", token).id == again.id
+    assert made.gm_token  # the room's own links are untouched
+    assert len([x for x in links.list("r") if x.role == "player"]) == 2

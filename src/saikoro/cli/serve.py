@@ -56,7 +56,8 @@ def serve(
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 
-    from saikoro.server.table.redact import safe_db_label, uvicorn_log_config
+    from saikoro.server.table.redact import uvicorn_log_config
+    from saikoro.store.sql import display_url
 
     if log_level.lower() not in LOG_LEVELS:
         typer.echo(
@@ -73,7 +74,7 @@ def serve(
             err=True,
         )
     else:
-        typer.echo(f"データベース / database: {safe_db_label(db)}", err=True)
+        typer.echo(f"データベース / database: {display_url(db)}", err=True)
     if workers > 1 and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
         typer.echo(
             "エラー / error: --workers 2 以上には PostgreSQL の --db が必要です"
@@ -107,7 +108,7 @@ def serve(
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
         "timeout_keep_alive": 5,
-        "limit_concurrency": 1000,
+        "limit_concurrency": 4096,  # HTTP requests in flight + open WebSockets
         "h11_max_incomplete_event_size": 64 * 1024,
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,

@@ -39,6 +39,7 @@ from saikoro.server.table.errors import (
 from saikoro.server.table.feed import Numbered
 from saikoro.server.table.limits import TableLimits
 from saikoro.server.table.service import Caller, TableService, view_numbered
+from saikoro.table.actors import Actor
 
 TABLE_API_PREFIX = "/api/rooms"
 router = APIRouter(prefix=TABLE_API_PREFIX, tags=["table"])
@@ -89,10 +90,13 @@ class AddCharacter(BaseModel):
 
 class JoinRoom(BaseModel):
     invite: str | None = Field(None, description="the invite token (or send it as Bearer)")
-    character: str = Field(
-        max_length=1_000_000,
+    character: str | None = Field(
+        None,
         description="a saikoro sheet (JSON/YAML text), CCFOLIA clipboard JSON, "
         "or the name of a character already in the room",
+    )
+    character_base64: str | None = Field(
+        None, description="an Udonarium zip/xml (or any character file) as base64"
     )
 
 
@@ -138,7 +142,7 @@ class NewLink(BaseModel):
 
 
 def table_service(request: Request | WebSocket) -> TableService:
-    service = getattr(request.app.state, "table", None)
+    service: TableService | None = getattr(request.app.state, "table", None)
     if service is None:
         raise no_database()
     return service
@@ -157,7 +161,7 @@ async def caller_for_request(request: Request, room: str) -> Caller:
     return await table_service(request).caller_async(room, bearer_token(request))
 
 
-async def actor_for_request(request: Request, room: str):  # -> Actor
+async def actor_for_request(request: Request, room: str) -> Actor:
     return (await caller_for_request(request, room)).actor
 
 
@@ -197,9 +201,33 @@ async def run_line(service: TableService, caller: Caller, line: str, lang: str) 
     # The caller made this line: its secret lines are theirs to see.
     return {
         "ok": True,
-        "text": outcome.text(lang, gm=True),
+        "text": outcome.caller_text(lang),
         "events": numbered_json(shown),
     }
+
+
+def character_content(text: str | None, encoded: str | None) -> str | bytes:
+    """A character as sent: text, or a file's bytes in base64 (an Udonarium zip)."""
+    if encoded is not None:
+        try:
+            return base64.b64decode(encoded, validate=True)
+        except ValueError:
+            raise TableApiError(
+                422,
+                "bad request",
+                Message(
+                    "character_base64 が base64 ではありません", "character_base64 is not base64"
+                ),
+            ) from None
+    if text is None:
+        raise TableApiError(
+            422,
+            "bad request",
+            Message(
+                "character か character_base64 が必要です", "send character or character_base64"
+            ),
+        )
+    return text
 
 
 def _lang(lang: str | None) -> str:
@@ -246,9 +274,8 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
     if not invite:
         raise unauthorized()
     await asyncio.to_thread(service.room, room)  # 404 before anything else
-    _link, token, as_name = await asyncio.to_thread(
-        join, service.store, room, invite, body.character
-    )
+    content = character_content(body.character, body.character_base64)
+    _link, token, as_name = await asyncio.to_thread(join, service.store, room, invite, content)
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
 
@@ -264,27 +291,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    content: str | bytes = body.character or ""
-    if body.character_base64 is not None:
-        try:
-            content = base64.b64decode(body.character_base64, validate=True)
-        except ValueError:
-            raise TableApiError(
-                422,
-                "bad request",
-                Message(
-                    "character_base64 が base64 ではありません", "character_base64 is not base64"
-                ),
-            ) from None
-    elif body.character is None:
-        raise TableApiError(
-            422,
-            "bad request",
-            Message(
-                "character か character_base64 が必要です",
-                "send character or character_base64",
-            ),
-        )
+    content = character_content(body.character, body.character_base64)
     name = await asyncio.to_thread(add, service.store, room, caller.link, content, body.side)
     await service.publish_latest(room)
     return {"ok": True, "as": name}
@@ -354,7 +361,6 @@ def _viewed_and_last(
 )
 async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
     from saikoro.server.log_html import render_log_html
-    from saikoro.table.actors import Actor
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
@@ -476,8 +482,7 @@ class _RoomSocket:
         room = self.caller.room
         if self.after is None:  # only what comes next
             self.after = await asyncio.to_thread(self.service.store.version, room)
-        numbered = await asyncio.to_thread(self.service.all_events, room)
-        revealed = _revealed(numbered)
+        revealed = await asyncio.to_thread(self.service.revealed, room)
         subscription = await self.service.hub.subscribe(room, self.after)
         tasks = [
             asyncio.create_task(self._push(subscription, revealed)),
@@ -567,12 +572,6 @@ class _RoomSocket:
             await self.send({"type": "ping"})
 
 
-def _revealed(numbered: list[Numbered]) -> set[str]:
-    from saikoro.table.view import revealed_ids
-
-    return revealed_ids(event for _seq, event in numbered)
-
-
 def _bad_message() -> dict[str, Any]:
     return {
         "type": "outcome",
@@ -605,6 +604,9 @@ async def table_lifespan(app: FastAPI) -> AsyncIterator[None]:
     db_url = getattr(app.state, "table_db_url", None)
     service = None
     if db_url:
+        from saikoro.transfer import register_with_table
+
+        register_with_table()  # characters sent as CCFOLIA JSON / Udonarium zip or XML
         service = TableService(
             db_url,
             limits=app.state.table_limits,

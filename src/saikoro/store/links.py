@@ -21,9 +21,10 @@ import uuid
 
 from sqlalchemy import Column, Index, String, Table, insert, select, update
 from sqlalchemy.engine import Row
+from sqlalchemy.exc import IntegrityError
 
 from saikoro.store.sql import SqlStore, metadata
-from saikoro.table.capabilities import LINK_ROLES, Link
+from saikoro.table.capabilities import LINK_ROLES, Link, LinkTaken
 from saikoro.table.events import now_iso
 from saikoro.table.storage import ROOM_NAME_LENGTH
 
@@ -41,6 +42,18 @@ links = Table(
     Column("created_at", String(40), nullable=False),
     Column("revoked_at", String(40), nullable=True),
     Index("ix_saikoro_links_room", "room"),
+)
+
+#: One live personal link per character and room: two players joining as one character at
+#: the same moment cannot both win (a partial unique index, SQLite and PostgreSQL).
+_LIVE_PLAYER = (links.c.role == "player") & links.c.revoked_at.is_(None)
+Index(
+    "uq_saikoro_links_live_player",
+    links.c.room,
+    links.c.character,
+    unique=True,
+    sqlite_where=_LIVE_PLAYER,
+    postgresql_where=_LIVE_PLAYER,
 )
 
 
@@ -79,19 +92,25 @@ class LinkStore:
             raise ValueError("a player link names its character; no other link does")
         token = new_token()
         link = Link(uuid.uuid4().hex, room, role, character, now_iso(), False)
+        try:
+            self._insert(link, token)
+        except IntegrityError:
+            raise LinkTaken(character or "") from None
+        return link, token
+
+    def _insert(self, link: Link, token: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(
                 insert(links).values(
                     id=link.id,
-                    room=room,
-                    role=role,
-                    character=character,
+                    room=link.room,
+                    role=link.role,
+                    character=link.character,
                     token_hash=token_hash(token),
                     created_at=link.created_at,
                     revoked_at=None,
                 )
             )
-        return link, token
 
     def resolve(self, room: str, token: str) -> Link | None:
         """The live link of ``room`` whose token this is, else None (unknown, revoked, or
@@ -149,4 +168,13 @@ class LinkStore:
         )
 
 
-__all__ = ["LINK_ROLES", "TOKEN_BYTES", "Link", "LinkStore", "links", "new_token", "token_hash"]
+__all__ = [
+    "LINK_ROLES",
+    "TOKEN_BYTES",
+    "Link",
+    "LinkStore",
+    "LinkTaken",
+    "links",
+    "new_token",
+    "token_hash",
+]

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+
 LinkRole = Literal["gm", "invite", "player", "spectator"]
 LINK_ROLES: tuple[LinkRole, ...] = ("gm", "invite", "player", "spectator")
 
@@ -37,6 +40,21 @@ class Link:
         }
 
 
+class LinkTaken(SaikoroError):
+    """The character already has a live personal link in the room (one player per character;
+    the GM can revoke that link)."""
+
+    reason = "conflict"
+
+    def __init__(self, character: str) -> None:
+        super().__init__(
+            Message(
+                f"{character} はもう別のプレイヤーのキャラクターです (GM がリンクを取り消せます)",
+                f"{character} is already another player's character (the GM can revoke that link)",
+            )
+        )
+
+
 class LinkRegistry(Protocol):
     """The links of every room (tokens only as hashes)."""
 
@@ -59,4 +77,4 @@ class LinkRegistry(Protocol):
     def has_live(self, room: str, role: str, character: str | None = None) -> bool: ...
 
 
-__all__ = ["LINK_ROLES", "Link", "LinkRegistry", "LinkRole"]
+__all__ = ["LINK_ROLES", "Link", "LinkRegistry", "LinkRole", "LinkTaken"]

@@ -21,7 +21,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, parse_sheet_text
 from saikoro.table.actors import Actor, find_name
-from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry
+from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry, LinkTaken
 from saikoro.table.dispatch import CHARACTER_READERS
 from saikoro.table.emit import fail
 from saikoro.table.roles import forbidden
@@ -196,12 +196,9 @@ def _existing_name(session: TableSession, character: str | bytes) -> str | None:
 
 
 def _not_held(links: LinkRegistry, room: str, name: str) -> None:
+    """Checked before a sheet is added; the store's unique index decides a race."""
     if links.has_live(room, "player", name):
-        raise fail(
-            f"{name} はもう別のプレイヤーのキャラクターです (GM がリンクを取り消せます)",
-            f"{name} is already another player's character (the GM can revoke that link)",
-            "conflict",
-        )
+        raise LinkTaken(name)
 
 
 def add_character(

@@ -17,9 +17,10 @@ import json
 from sqlalchemy import select
 
 from saikoro.server.pubsub import PubSub
-from saikoro.store.sql import RoomRecord, SqlStore
+from saikoro.store.sql import SqlStore
 from saikoro.store.sql import events as events_table
 from saikoro.table.events import Event
+from saikoro.table.storage import RoomRecord
 
 Numbered = tuple[int, Event]
 
@@ -38,6 +39,19 @@ def events_after(
         .where(events_table.c.room_id == room.id, events_table.c.seq > after)
         .order_by(events_table.c.seq)
         .limit(limit)
+    )
+    with store.engine.connect() as conn:
+        rows = conn.execute(query).all()
+    return [(row.seq, Event.from_json(json.loads(row.body))) for row in rows]
+
+
+def events_of_kind(store: SqlStore, room: RoomRecord, kind: str) -> list[Numbered]:
+    """Every event of one kind in the room, numbered (a scan of the room's rows that
+    decodes only the few matching bodies: cheaper than reading the whole log)."""
+    query = (
+        select(events_table.c.seq, events_table.c.body)
+        .where(events_table.c.room_id == room.id, events_table.c.kind == kind)
+        .order_by(events_table.c.seq)
     )
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
@@ -126,8 +140,8 @@ class FeedHub:
     async def subscribe(self, room: RoomRecord, after: int) -> Subscription:
         feed = self.feeds.get(room.name)
         if feed is None:
-            feed = _RoomFeed(room, await asyncio.to_thread(self.store.version, room))
-            feed = self.feeds.setdefault(room.name, feed)
+            fresh = _RoomFeed(room, await asyncio.to_thread(self.store.version, room))
+            feed = self.feeds.setdefault(room.name, fresh)
         subscription = Subscription(self, room, after)
         feed.subscribers.add(subscription)
         return subscription
@@ -146,8 +160,8 @@ class FeedHub:
 
     def _notified(self, room: str | None, seq: int | None) -> None:
         if room is None or seq is None:  # the LISTEN connection was lost: everyone re-reads
-            for feed in self.feeds.values():
-                for subscription in feed.subscribers:
+            for watched in self.feeds.values():
+                for subscription in watched.subscribers:
                     subscription.wake()
             return
         feed = self.feeds.get(room)

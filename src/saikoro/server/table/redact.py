@@ -24,19 +24,6 @@ def redact(text: str) -> str:
     return _URL_PASSWORD.sub(r"\1***@", text)
 
 
-def safe_db_label(db: str) -> str:
-    """How a ``--db`` value is shown: a URL without its password, a path as given."""
-    if "://" not in db:
-        return db
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        return make_url(db).render_as_string(hide_password=True)
-    except ArgumentError:
-        return redact(db)
-
-
 class RedactSecrets(logging.Filter):
     """Redacts the message and each string argument (uvicorn's access formatter reads the
     arguments as a tuple, so their shape is kept)."""

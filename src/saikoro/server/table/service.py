@@ -17,14 +17,17 @@ from dataclasses import dataclass
 from saikoro.dice.randomizer import DiceSource
 from saikoro.server.pubsub import PubSub, pubsub_for
 from saikoro.server.table.errors import no_such_room, unauthorized
-from saikoro.server.table.feed import FeedHub, Numbered, events_after
+from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
 from saikoro.store.links import Link, LinkStore
-from saikoro.store.sql import RoomRecord, SqlStore, open_store
+from saikoro.store.sql import SqlStore, open_store
 from saikoro.table.actors import Actor
 from saikoro.table.dispatch import Outcome
+from saikoro.table.events import REVEALED
 from saikoro.table.rooms import actor_for
 from saikoro.table.session import TableSession
+from saikoro.table.state import RoomState
+from saikoro.table.storage import RoomRecord
 from saikoro.table.view import revealed_ids, view_event
 
 
@@ -133,26 +136,29 @@ class TableService:
             await self.pubsub.publish(caller.room.name, result.version)
         return result
 
-    def state(self, room: RoomRecord):  # -> RoomState
+    def state(self, room: RoomRecord) -> RoomState:
         held = self._room_session(room)
         with held.lock:
             held.session.refresh()
             return held.session.state.clone()
 
     # -- reading the log -------------------------------------------------------------
-    def all_events(self, room: RoomRecord) -> list[Numbered]:
+    def events_after(self, room: RoomRecord, after: int) -> list[Numbered]:
         out: list[Numbered] = []
         while True:
-            batch = events_after(self.store, room, out[-1][0] if out else 0)
+            batch = events_after(self.store, room, out[-1][0] if out else after)
             out.extend(batch)
             if not batch:
                 return out
 
+    def revealed(self, room: RoomRecord) -> set[str]:
+        """The command ids of every secret roll revealed in the room so far."""
+        return revealed_ids(e for _seq, e in events_of_kind(self.store, room, REVEALED))
+
     def viewed_events(self, room: RoomRecord, actor: Actor, after: int = 0) -> list[Numbered]:
         """The caller's view of the log after ``after`` (reveals anywhere in the log count)."""
-        numbered = self.all_events(room)
-        revealed = revealed_ids(event for _seq, event in numbered)
-        return view_numbered(numbered, actor, revealed, after)
+        revealed = self.revealed(room)
+        return view_numbered(self.events_after(room, after), actor, revealed, after)
 
 
 def view_numbered(
