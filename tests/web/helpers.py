@@ -51,7 +51,7 @@ def invite_url(gm: Page) -> str:
     return field.input_value()
 
 
-def join(page: Page, invite: str, filename: str, character: str) -> None:
+def join(page: Page, invite: str, filename: str, character: str | bytes) -> None:
     """Open the invite link and join with a dropped character file."""
     page.goto(invite)
     expect(page.locator("#join")).to_be_visible()

@@ -42,6 +42,10 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     expect(second.locator("#room")).to_be_visible()
     expect(second.locator('.card[data-name="ギン"] button.hp')).to_have_count(1)  # theirs now
     expect(second.locator('.card[data-name="ミナ"] button.hp')).to_have_count(0)
+    lily = load_sheet(EXAMPLES / "littleworld" / "pc_lily_keeper.yaml", "LittleWorld")
+    third = new_page(browser)
+    join(third, invite, "lily.zip", export_udonarium(lily))  # a player drops an Udonarium zip
+    expect(third.locator("#speaker option")).to_have_text([lily.name])
 
     # the GM clicks a character's HP and types the new value
     card_hp(gm, "ミナ").click()
@@ -106,5 +110,5 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     gm.get_by_role("link", name="操作の卓 — GM").click()
     expect(gm.locator("#links")).to_be_visible()
     expect(card_hp(gm, "ミナ")).to_have_text("HP 9/14")
-    for page in (gm, player, second, late):
+    for page in (gm, player, second, third, late):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
