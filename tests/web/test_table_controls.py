@@ -96,6 +96,15 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     html = Path(download.value.path()).read_text("utf-8")
     assert "<html" in html and "(2D6&gt;=7)" in html and "ミナ: HP 8 → 9" in html
 
+    # a spectator reads along: the log and the cards, nothing to type or edit
+    spectator = new_page(browser)
+    spectator.goto(gm.locator("#links input").nth(1).input_value())
+    expect(spectator.locator("#log li.ev").last).to_contain_text("HP 8 → 9")
+    expect(spectator.locator("#line-form")).to_be_hidden()
+    expect(spectator.locator("#cards button.hp")).to_have_count(0)
+    expect(spectator.get_by_role("button", name="戦闘開始")).to_be_hidden()
+    spectator.context.close()
+
     # the GM revokes the invite: the old link no longer lets anyone in
     gm.locator("#links li", has_text="招待").get_by_role("button", name="無効にする").first.click()
     expect(gm.locator("#links li.revoked")).to_have_count(1)
