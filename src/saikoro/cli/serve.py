@@ -57,7 +57,7 @@ def serve(
     from saikoro.i18n import Message
 
     try:
-        for module in ("fastapi", "uvicorn", "multipart"):
+        for module in ("fastapi", "uvicorn", "multipart", "websockets"):
             require_extra(module, "server", Message("サーバー", "the server"))
     except SaikoroError as error:
         typer.echo(f"エラー / error: {error.message.both()}", err=True)
