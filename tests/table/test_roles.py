@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from saikoro.dice.randomizer import ScriptedSource
 from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 from saikoro.table.actors import Actor, find_name, is_gm_name, name_key
 from saikoro.table.dispatch import Context, Outcome, dispatch
 from saikoro.table.events import Event
@@ -262,3 +265,29 @@ def test_view_state_says_who_reads_and_shows_values_to_owner_and_gm():
     as_watcher = view_state(t.state, WATCHER)
     assert as_watcher["you"]["role"] == "spectator"
     assert all("values" not in row for row in as_watcher["characters"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    roller=st.sampled_from(["アリス", "ボブ", "ゴブリン", ""]),
+    reader=st.sampled_from([GM, ALICE, BOB, WATCHER, Actor.player()]),
+    revealed=st.booleans(),
+    value=st.integers(2, 12),
+)
+def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(roller, reader, revealed, value):
+    secret = Event(
+        "roll",
+        {"command": "S2D6", "result": {"text": f"(2D6) ＞ {value}", "value": value}},
+        actor=roller,
+        command_id="c1",
+        text=Message(f"{roller}: (2D6) ＞ {value}", f"{roller}: (2D6) ＞ {value}"),
+        secret=True,
+    )
+    seen = view_event(secret, reader, {"c1"} if revealed else set())
+    entitled = revealed or reader.is_gm or (reader.role == "player" and reader.owns(roller))
+    assert (seen == secret) is entitled
+    if not entitled:
+        assert seen.data == {} and not seen.dice and seen.secret
+        assert seen.text is not None and f"＞ {value}" not in seen.text.ja + seen.text.en
+    plain = Event("chat", {"text": "やあ"}, actor=roller, command_id="c2", text=Message("a", "a"))
+    assert view_event(plain, reader, set()) == plain  # only secrets are ever hidden

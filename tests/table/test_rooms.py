@@ -143,6 +143,7 @@ def test_join_refusals_change_nothing(store):
         (made.invite_token, alice_text, "conflict"),  # アリス is held by a player already
         (made.invite_token, "アリス", "conflict"),
         (made.invite_token, "ゴブリン", "forbidden"),  # an NPC
+        (made.invite_token, "ダレカ", "no such character"),  # nobody by that name
         (made.invite_token, "{not json", None),
         (made.invite_token, b"\xff\xfe\x00garbage", None),
         (made.invite_token, (SHEETS / "ken.json").read_text(encoding="utf-8"), None),  # UnmeiD100

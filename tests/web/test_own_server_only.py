@@ -56,7 +56,7 @@ def test_the_readme_first_command_serves_the_page(browser, tmp_path: Path) -> No
         for line in README.read_text("utf-8").splitlines()
         if line.startswith("python3 -m venv")
     )
-    assert first.endswith("&& .venv/bin/saikoro serve"), first
+    assert first.endswith(' && .venv/bin/pip install ".[server]" && .venv/bin/saikoro serve'), first
     served = Served(
         [sys.executable, "-m", "saikoro", "serve", "--port", str(free_port())], tmp_path
     )

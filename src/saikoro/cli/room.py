@@ -67,7 +67,7 @@ def _print(body: dict[str, Any], lines: list[str], as_json: bool) -> None:
 @room_app.command("create")
 def create(
     db: str = _DB,
-    system: str = typer.Option(..., "--system", help="game system ID (LittleWorld, UnmeiD100…)"),
+    system: str = typer.Option(..., "--system", help="game system ID (as for saikoro play)"),
     name: str = typer.Option(..., "--name", help="the new room's name"),
     base_url: str | None = _BASE_URL,
     as_json: bool = _JSON,

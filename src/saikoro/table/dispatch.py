@@ -602,7 +602,7 @@ def add_sheet(
     roles.check_owner(ctx.actor, sheet.name, "追加できる", "add")
     if sheet.name in emit.state.characters:
         raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
-    character = tracker.new_character(sheet, side, row)
+    character = tracker.new_character(sheet, side, row, emit)
     emit.gm = ctx.gm
     emit.add(
         ev.CHARACTER_ADDED,

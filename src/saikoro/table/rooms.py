@@ -180,6 +180,14 @@ def join(
             )
         _not_held(links, room, named)
         name = named
+    elif _looks_like_a_name(character):
+        present = "、".join(n for n, c in session.state.characters.items() if c.side == "pc")
+        raise fail(
+            f"部屋にキャラクター {character.strip()!r} はいません (いるPC: {present or 'なし'})",
+            f"no character {character.strip()!r} in the room (PCs: "
+            f"{present.replace('、', ', ') or 'none'})",
+            "no such character",
+        )
     else:
         sheet = read_character(character, session.state.system)
         _not_held(links, room, sheet.name)
@@ -193,6 +201,19 @@ def _existing_name(session: TableSession, character: str | bytes) -> str | None:
     if not isinstance(character, str) or "\n" in character.strip() or len(character) > 200:
         return None
     return find_name(character.strip(), session.state.characters)
+
+
+def _looks_like_a_name(character: str | bytes) -> bool:
+    """One short line that is no JSON or YAML mapping: a character's name, not a sheet."""
+    if not isinstance(character, str):
+        return False
+    text = character.strip()
+    return (
+        0 < len(text) <= 200
+        and "\n" not in text
+        and not text.startswith(("{", "[", "<"))
+        and ":" not in text
+    )
 
 
 def _not_held(links: LinkRegistry, room: str, name: str) -> None:
