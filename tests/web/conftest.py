@@ -7,9 +7,11 @@ PostgreSQL tests do.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -71,6 +73,7 @@ class Served:
             stderr=subprocess.STDOUT,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True,  # stop() ends the server and anything it started
         )
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -108,11 +111,12 @@ class Served:
                 time.sleep(0.1)
 
     def stop(self) -> None:
-        self.process.terminate()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
 
 
