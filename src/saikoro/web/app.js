@@ -132,7 +132,8 @@ function join(room, invite) {
   form.file.onchange = async () => form.file.files[0] && take(await readCharacterFile(form.file.files[0]));
   form.character.oninput = () => (payload = null);
   api.get('/state').then((state) => {
-    $('#existing-names').replaceChildren(...(state.characters ?? []).map((c) => new Option(c.name)));
+    const pcs = (state.characters ?? []).filter((c) => c.side === 'pc');
+    $('#existing-names').replaceChildren(...pcs.map((c) => new Option(c.name)));
   }, () => {});
   form.onsubmit = async (e) => {
     e.preventDefault();
