@@ -28,6 +28,12 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     create_room(gm, server, "操作の卓", "LittleWorld")
     drop_file(gm, "#npc-drop", "goblin.yaml", ENEMIES["LittleWorld"])
     invite = invite_url(gm)
+    gm.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.rstrip("/"))
+    gm.locator("#links li", has_text="招待").get_by_role("button", name="コピー").first.click()
+    expect(
+        gm.locator("#links li", has_text="招待").get_by_role("button", name="コピーしました")
+    ).to_be_visible()
+    assert gm.evaluate("() => navigator.clipboard.readText()") == invite
     player = new_page(browser)
     join(player, invite, "mina.json", LITTLEWORLD_PLAYERS[0])
 
