@@ -12,7 +12,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -22,6 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.server.conftest import free_port
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -53,12 +54,6 @@ def chromium_path() -> str:
             )
         pytest.skip("Chromium or Playwright is not installed (apt-get install chromium)")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Served:
