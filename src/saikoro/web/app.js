@@ -87,7 +87,7 @@ function lobby() {
 // -- join -------------------------------------------------------------------------------
 
 async function readCharacterFile(file) {
-  if (/\.zip$/i.test(file.name)) {
+  if (/\.(zip|xml)$/i.test(file.name)) { // Udonarium: sent as bytes, read by the server
     const bytes = new Uint8Array(await file.arrayBuffer());
     let binary = '';
     for (const byte of bytes) binary += String.fromCharCode(byte);
