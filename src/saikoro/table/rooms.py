@@ -14,7 +14,7 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 from urllib.parse import quote
 
 from saikoro.errors import SaikoroError
@@ -203,7 +203,7 @@ def _existing_name(session: TableSession, character: str | bytes) -> str | None:
     return find_name(character.strip(), session.state.characters)
 
 
-def _looks_like_a_name(character: str | bytes) -> bool:
+def _looks_like_a_name(character: str | bytes) -> TypeGuard[str]:
     """One short line that is no JSON or YAML mapping: a character's name, not a sheet."""
     if not isinstance(character, str):
         return False

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -29,6 +30,9 @@ from saikoro.table.session import TableSession
 from saikoro.table.state import RoomState
 from saikoro.table.storage import RoomRecord
 from saikoro.table.view import revealed_ids, view_event
+
+#: Rooms whose state this process keeps in memory (the most recently used).
+MAX_CACHED_SESSIONS = 256
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ class TableService:
             self.limits.rooms_per_minute / 60.0, max(1, int(self.limits.rooms_per_minute))
         )
         self.caps = ConnectionCaps(self.limits.max_ws_per_room, self.limits.max_ws_per_link)
-        self._sessions: dict[str, _RoomSession] = {}
+        self._sessions: OrderedDict[str, _RoomSession] = OrderedDict()
         self._sessions_lock = threading.Lock()
 
     async def start(self) -> None:
@@ -109,10 +113,17 @@ class TableService:
     def _room_session(self, room: RoomRecord) -> _RoomSession:
         with self._sessions_lock:
             held = self._sessions.get(room.name)
-            if held is None:
+            if held is not None:
+                self._sessions.move_to_end(room.name)
+            else:
                 session = TableSession.open(self.store, room.name, allow_files=False)
                 held = _RoomSession(session)
                 self._sessions[room.name] = held
+                if len(self._sessions) > MAX_CACHED_SESSIONS:
+                    # The least recently used room's state is dropped (re-read when needed);
+                    # a line still running on it is safe: the store's version check orders
+                    # writers of one room, whichever session they use.
+                    self._sessions.popitem(last=False)
             return held
 
     def run_line(self, room: RoomRecord, actor: Actor, line: str) -> LineResult:
