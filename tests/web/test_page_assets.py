@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from saikoro.server.app import create_app
+from saikoro.systems import manifests
 
 WEB = files("saikoro") / "web"
 ASSETS = sorted(p.name for p in WEB.iterdir() if p.name.endswith((".html", ".js", ".css", ".svg")))
@@ -62,3 +63,22 @@ def test_the_page_names_only_its_own_files() -> None:
             assert ref in ASSETS, (name, ref)
         for ref in re.findall(r"from '\./([^']+)'", text):
             assert ref in ASSETS, (name, ref)
+
+
+@pytest.mark.parametrize("system", [m.id for m in manifests()])
+def test_each_system_says_what_its_page_shows(client: TestClient, system: str) -> None:
+    """``webtable.json`` of a system's folder: every button's ``{field}`` is a field of its
+    group, every field is defined (``target``: another character) — or ``{}`` without one."""
+    response = client.get(f"/api/systems/{system}/webtable")
+    assert response.status_code == 200
+    page = response.json()
+    for group in page.get("actions", []):
+        for name in group.get("fields", []):
+            assert name == "target" or name in page["fields"], (system, name)
+        for button in group["buttons"]:
+            assert set(re.findall(r"\{(\w+)\}", button["line"])) <= set(group.get("fields", []))
+            assert button["line"].startswith("/") and {"ja", "en"} <= set(button["label"])
+
+
+def test_an_unknown_system_has_no_page_data(client: TestClient) -> None:
+    assert client.get("/api/systems/NoSuchSystem/webtable").status_code == 404

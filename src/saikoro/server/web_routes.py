@@ -7,10 +7,12 @@ makes on its own server (no CDN, no fonts or images from elsewhere).
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib.resources import files
 
 from fastapi import APIRouter, HTTPException, Response
+from fastapi.responses import JSONResponse
 
 router = APIRouter(include_in_schema=False)
 
@@ -62,3 +64,21 @@ def page() -> Response:
 @router.get("/static/{name}")
 def static(name: str) -> Response:
     return _serve(name)
+
+
+@router.get("/api/systems/{system}/webtable")
+def system_page_data(system: str) -> JSONResponse:
+    """What the page shows for a game system (card values, conditions, combat actions): the
+    ``webtable.json`` of the system's own folder, ``{}`` for a system without one."""
+    from saikoro.systems import manifest
+
+    try:
+        package = manifest(system).package
+    except KeyError:
+        raise HTTPException(status_code=404) from None
+    try:
+        found = files(package) / "webtable.json"
+    except TypeError:  # a system that is one module, not a folder (DiceBot)
+        found = None
+    data = json.loads(found.read_text("utf-8")) if found is not None and found.is_file() else {}
+    return JSONResponse(data, headers={"Cache-Control": "no-cache"})

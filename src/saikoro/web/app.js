@@ -65,9 +65,20 @@ function recentRooms() {
   );
 }
 
+/** The game systems for the create form, from the server's BCDice-API list. */
+async function systemChoices() {
+  const box = $('#create-form [name=system]');
+  if (box.options.length) return;
+  const response = await fetch('/v2/game_system');
+  const { game_system: list } = await response.json();
+  box.replaceChildren(...list.map((s) => new Option(`${s.name} (${s.id})`, s.id)));
+  box.value = list.find((s) => s.id !== 'DiceBot')?.id ?? list[0].id;
+}
+
 function lobby() {
   show('lobby');
   recentRooms();
+  systemChoices();
   $('#room-title').textContent = '';
   const form = $('#create-form');
   form.onsubmit = async (e) => {
@@ -152,10 +163,17 @@ function join(room, invite) {
 
 // -- room -------------------------------------------------------------------------------
 
+/** What the page shows for a game system (its folder's webtable.json; {} without one). */
+async function systemPage(system) {
+  const response = await fetch(`/api/systems/${encodeURIComponent(system)}/webtable`);
+  return response.ok ? response.json() : {};
+}
+
 class RoomView {
   constructor(room, token) {
     this.api = new Room(room, token);
     this.state = null;
+    this.page = {}; // the system's webtable.json
     this.me = { role: 'spectator', characters: [] };
     this.paletteFor = null;
     this.history = [];
@@ -169,6 +187,8 @@ class RoomView {
   async start() {
     show('room');
     $('#room-title').textContent = this.api.room;
+    const state = await this.api.get('/state');
+    this.page = await systemPage(state.system);
     await this.refresh();
     remember(this.api.room, this.me.role, this.me.label);
     this.log.reset(await this.api.events(0));
@@ -201,7 +221,7 @@ class RoomView {
     document.body.dataset.role = this.me.role;
     this.renderSpeakers();
     this.renderCards();
-    renderCombat($('#combat'), this.state, { actor: this.actor(), send: (line) => this.send(line) });
+    renderCombat($('#combat'), this.state, { actor: this.actor(), page: this.page, send: (line) => this.send(line) });
     this.loadPalette();
   }
 
@@ -212,7 +232,8 @@ class RoomView {
       list.addEventListener('focusout', () => setTimeout(() => this.renderCards()), { once: true });
       return;
     }
-    renderCards(list, this.state, { canEdit: (name) => this.canAct(name), send: (line) => this.send(line) });
+    const canEdit = (name) => this.canAct(name);
+    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line) });
   }
 
   canAct(name) {

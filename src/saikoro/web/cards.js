@@ -1,12 +1,6 @@
 // Character cards: HP bar, conditions, row, abilities; editable by the GM and the owner.
 import { t } from './i18n.js';
 
-// Suggestions for the GM's condition field (any label may be typed).
-const CONDITIONS = {
-  LittleWorld: ['毒', '麻痺', '睡眠', '混乱'],
-  UnmeiD100: ['気絶'],
-};
-
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -48,25 +42,21 @@ function inlineEdit(label, value, submit) {
   return { form, input };
 }
 
-// The values a card shows (the GM and the owner get them all in `values`).
-const SHOWN = {
-  LittleWorld: ['体力', '技巧', '理知'],
-  UnmeiD100: ['体格', '敏捷度', '魅力', '運命', '戦闘', '盗賊', '魔術', 'AC', 'RC', '行動力', '運命判定回数'],
-};
-
-function conditionList(system) {
+/** Suggestions for the condition fields (any label may be typed). */
+function conditionList(labels) {
   const list = el('datalist');
-  list.id = `conditions-${system}`;
-  for (const label of CONDITIONS[system] ?? []) list.append(el('option', '', label));
+  list.id = 'condition-labels';
+  for (const label of labels ?? []) list.append(el('option', '', label));
   return list;
 }
 
 /**
  * Render `state.characters` into `container`. `canEdit(name)`: may this viewer edit it;
- * `send(line)`: carry out a table line.
+ * `page`: the system's webtable.json (card values, conditions); `send(line)`: carry out a
+ * table line.
  */
-export function renderCards(container, state, { canEdit, send }) {
-  container.replaceChildren(conditionList(state.system));
+export function renderCards(container, state, { canEdit, page, send }) {
+  container.replaceChildren(conditionList(page.conditions));
   for (const character of state.characters ?? []) {
     const editable = canEdit(character.name);
     const card = el('article', `card side-${character.side}${character.down ? ' down' : ''}`);
@@ -111,7 +101,7 @@ export function renderCards(container, state, { canEdit, send }) {
       input.setAttribute('aria-label', `${t('addCondition')}: ${character.name}`);
       input.placeholder = `+ ${t('addCondition')}`;
       input.size = 11;
-      input.setAttribute('list', `conditions-${state.system}`);
+      input.setAttribute('list', 'condition-labels');
       add.append(input);
       add.addEventListener('submit', (e) => {
         e.preventDefault();
@@ -125,7 +115,7 @@ export function renderCards(container, state, { canEdit, send }) {
     card.append(chips);
 
     const values = character.values ?? {};
-    const shown = (SHOWN[state.system] ?? Object.keys(values)).filter((name) => name in values);
+    const shown = (page.card_values ?? Object.keys(values)).filter((name) => name in values);
     if (shown.length) {
       const list = el('dl', 'values');
       for (const name of shown) {

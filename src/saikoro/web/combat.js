@@ -1,6 +1,8 @@
 // The combat tracker: round, order, whose turn, and the system's actions as buttons that
-// send the same lines as saikoro play (/attack, /melee, …).
-import { t } from './i18n.js';
+// send the same lines as saikoro play. The actions come from the system's webtable.json:
+// groups of fields (a select, or a text field without options; `target` is another
+// character) and buttons whose line has the fields' values filled in.
+import { pick, t } from './i18n.js';
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -9,73 +11,53 @@ function el(tag, className, text) {
   return node;
 }
 
-function select(label, options) {
+/** A labelled select (options: values, or [value, label]) or, without options, a text field. */
+function field(label, options) {
   const wrap = el('label', 'field');
   wrap.append(el('span', '', label));
-  const box = el('select');
-  for (const option of options) {
+  const input = el(options ? 'select' : 'input');
+  for (const option of options ?? []) {
     const [value, text] = Array.isArray(option) ? option : [option, option];
-    const item = el('option', '', text);
+    const item = el('option', '', typeof text === 'string' ? text : pick(text));
     item.value = value;
-    box.append(item);
+    input.append(item);
   }
-  wrap.append(box);
-  return [wrap, box];
+  if (!options) input.size = 8;
+  wrap.append(input);
+  return [wrap, input];
 }
 
-function button(label, onClick) {
-  const b = el('button', '', label);
-  b.type = 'button';
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-function group(...children) {
-  const div = el('div', 'group');
-  div.append(...children);
-  return div;
-}
-
-/** The action buttons of `system` for `actor`, each sending `@actor /verb …`. */
-function actions(system, actor, others, send) {
-  const say = (line) => send(`@${actor} ${line}`);
-  const parts = [el('p', 'who', `${actor}${t('actionsOf')}`)];
-  const [targetField, target] = select(t('target'), others);
-  if (system === 'LittleWorld') {
-    const [abilityField, ability] = select(t('ability'), ['体力', '技巧', '理知']);
-    parts.push(
-      group(targetField, abilityField, button(t('attack'), () => say(`/attack ${target.value} ${ability.value}`))),
-      group(button(t('pass'), () => say('/pass'))),
-    );
-  } else if (system === 'UnmeiD100') {
-    const spellField = el('label', 'field');
-    const spell = el('input');
-    spell.size = 8;
-    spellField.append(el('span', '', t('spell')), spell);
-    const [moveField, move] = select(t('move'), ['3', '1', '5']);
-    const rescues = ['success', 'half', 'cancel', 'reroll'].map((r) => [r, t(`fate_${r}`)]);
-    const [fateField, fate] = select(t('fate'), rescues);
-    parts.push(
-      group(
-        targetField,
-        button(t('melee'), () => say(`/melee ${target.value}`)),
-        button(t('shoot'), () => say(`/shoot ${target.value}`)),
-        button(t('cast'), () => say(`/cast ${target.value}`)),
-      ),
-      group(button(t('aim'), () => say('/aim')), button(t('defend'), () => say('/defend'))),
-      group(spellField, button(t('chant'), () => say(`/chant ${spell.value.trim()}`))),
-      group(moveField, button(t('move'), () => say(`/move ${move.value}`))),
-      group(fateField, button(t('fate'), () => say(`/fate ${fate.value}`))),
-    );
-  }
-  return parts;
+/** The action groups of `page` for `actor`, each button sending `@actor LINE`. */
+function actions(page, actor, others, send) {
+  const defined = { target: { label: { ja: t('target'), en: t('target') }, options: others }, ...page.fields };
+  const groups = (page.actions ?? []).map((group) => {
+    const div = el('div', 'group');
+    const inputs = {};
+    for (const name of group.fields ?? []) {
+      const [wrap, input] = field(pick(defined[name].label), defined[name].options);
+      inputs[name] = input;
+      div.append(wrap);
+    }
+    for (const spec of group.buttons) {
+      const b = el('button', '', pick(spec.label));
+      b.type = 'button';
+      b.addEventListener('click', () => {
+        const line = spec.line.replace(/\{(\w+)\}/g, (_, name) => inputs[name].value.trim());
+        send(`@${actor} ${line}`);
+      });
+      div.append(b);
+    }
+    return div;
+  });
+  return [el('p', 'who', `${actor}${t('actionsOf')}`), ...groups];
 }
 
 /**
  * Render the tracker. `actor`: who this viewer acts as now (the current character when the
- * viewer controls it, else the viewer's own character), or null.
+ * viewer controls it, else the viewer's own character), or null; `page`: the system's
+ * webtable.json.
  */
-export function renderCombat(section, state, { actor, send }) {
+export function renderCombat(section, state, { actor, page, send }) {
   const combat = state.combat;
   const summary = section.querySelector('.summary');
   const order = section.querySelector('.order');
@@ -92,7 +74,7 @@ export function renderCombat(section, state, { actor, send }) {
     }
   }
   section.classList.toggle('active', Boolean(combat));
-  const names = (state.characters ?? []).map((c) => c.name);
-  form.hidden = !(combat && actor);
-  if (combat && actor) form.replaceChildren(...actions(state.system, actor, names.filter((n) => n !== actor), send));
+  const others = (state.characters ?? []).map((c) => c.name).filter((n) => n !== actor);
+  form.hidden = !(combat && actor && page.actions?.length);
+  if (!form.hidden) form.replaceChildren(...actions(page, actor, others, send));
 }
