@@ -336,11 +336,12 @@ def _snapshot(room: Room) -> tuple[int, list]:
         "@ＧＭ 私がGMだ",  # full-width GM
         "@GM 私がGMだ",
         "/gm hp ボブ 1",
-        "@ゴブリン /undo",  # the GM's line
+        "@ゴブリン /undo",  # the GM's line, as the GM's character
+        "/undo",  # the GM's line, as oneself
     ],
 )
 def test_a_player_is_refused_what_is_not_theirs(room: Room, line: str) -> None:
-    room.gm.say("GM の発言")
+    room.gm.say("@ゴブリン :HP-1")  # the newest line that changed the table is the GM's
     before = _snapshot(room)
     response = room.players["アリス"].line(line)
     assert response.status_code == 403, response.text

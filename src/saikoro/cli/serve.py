@@ -122,6 +122,9 @@ def serve(
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
+        # Events are small JSON: per-connection deflate costs CPU per client per event (a
+        # context of its own for each socket) and saves little.
+        "ws_per_message_deflate": False,
     }
     if workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)

@@ -474,9 +474,10 @@ class _RoomSocket:
         self.last_heard = asyncio.get_running_loop().time()
         self.lang = _lang(websocket.query_params.get("lang"))
 
-    async def send(self, body: dict[str, Any]) -> None:
+    async def send(self, body: dict[str, Any] | str) -> None:
+        text = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
         async with self.send_lock:
-            await self.websocket.send_text(json.dumps(body, ensure_ascii=False))
+            await self.websocket.send_text(text)
 
     async def serve(self) -> None:
         room = self.caller.room
@@ -502,13 +503,15 @@ class _RoomSocket:
                 await self.websocket.close()
 
     async def _push(self, subscription: Any, revealed: set[str]) -> None:
-        from saikoro.table.view import revealed_ids
+        from saikoro.table.view import revealed_ids, view_event
 
+        room, hub = self.caller.room.name, self.service.hub
         while True:
             batch = await subscription.next_batch()
             revealed |= revealed_ids(event for _seq, event in batch)
-            for seq, event in view_numbered(batch, self.caller.actor, revealed):
-                await self.send({"type": "event", "seq": seq, **event.to_json()})
+            for seq, event in batch:
+                shown = view_event(event, self.caller.actor, revealed)
+                await self.send(hub.encoded(room, seq, shown, redacted=shown is not event))
 
     async def _read(self) -> None:
         while True:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import OrderedDict
 
 from sqlalchemy import select
 
@@ -28,6 +29,8 @@ Numbered = tuple[int, Event]
 QUEUE_BOUND = 256
 #: Events read from the store at once.
 READ_BATCH = 500
+#: Encoded WebSocket messages kept for the next readers of the same event.
+ENCODED_KEPT = 4096
 
 
 def events_after(
@@ -131,8 +134,21 @@ class FeedHub:
         self.store = store
         self.pubsub = pubsub
         self.feeds: dict[str, _RoomFeed] = {}
+        self._encoded: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         pubsub.add_listener(self._notified)
+
+    def encoded(self, room: str, seq: int, event: Event, *, redacted: bool) -> str:
+        """The WebSocket message of an event, encoded once for all its readers (an appended
+        event never changes; its full and its redacted view are each the same for all)."""
+        key = (room, seq, redacted)
+        text = self._encoded.get(key)
+        if text is None:
+            body = {"type": "event", "seq": seq, **event.to_json()}
+            text = self._encoded[key] = json.dumps(body, ensure_ascii=False)
+            if len(self._encoded) > ENCODED_KEPT:
+                self._encoded.popitem(last=False)
+        return text
 
     async def read(self, room: RoomRecord, after: int) -> list[Numbered]:
         return await asyncio.to_thread(events_after, self.store, room, after)
