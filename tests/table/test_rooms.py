@@ -125,7 +125,7 @@ def test_join_with_sheet_json_yaml_ccfolia_and_udonarium(store):
     with pytest.raises(SaikoroError) as caught:  # another system's character
         orc = load_sheet(SHEETS / "orc.json")
         rooms.join(store, "r", made.invite_token, export_udonarium_xml(orc))
-    assert "abilities" in caught.value.message.both()
+    assert "体力" in caught.value.message.both()  # names what a LittleWorld sheet needs
 
 
 def test_join_refusals_change_nothing(store):

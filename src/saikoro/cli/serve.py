@@ -66,7 +66,7 @@ def serve(
     from uvicorn.config import LOG_LEVELS
 
     from saikoro.server.table.redact import uvicorn_log_config
-    from saikoro.store.sql import display_url
+    from saikoro.store.sql import redact_url
 
     if log_level.lower() not in LOG_LEVELS:
         typer.echo(
@@ -83,7 +83,7 @@ def serve(
             err=True,
         )
     else:
-        typer.echo(f"データベース / database: {display_url(db)}", err=True)
+        typer.echo(f"データベース / database: {redact_url(db)}", err=True)
     if workers > 1 and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
         typer.echo(
             "エラー / error: --workers 2 以上には PostgreSQL の --db が必要です"

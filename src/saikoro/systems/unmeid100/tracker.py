@@ -18,17 +18,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
-from saikoro.systems import get_system
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.commands import (
+    MELEE,
     SEP,
-    attack_parts,
-    ranged_label,
-    spell_label,
-    spell_parts,
+    attack_texts,
+    ranged_text,
+    spell_text,
+    spell_texts,
 )
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
@@ -47,10 +46,6 @@ def _sheet(character: Character) -> Any:
 
 def _value(character: Character, refs: dict[str, int], key: str) -> int:
     return int(character.statuses.get(key, refs.get(key, 0)))
-
-
-def _english(text: str) -> str:
-    return to_english(text, get_system("UnmeiD100"))
 
 
 def _not_self(name: str, target: str) -> None:
@@ -422,7 +417,7 @@ class UnmeiTracker(Tracker):
         out = um.melee_attack(
             roll, refs.get("戦闘", 0), self.ac(target), refs.get("敏捷度", 0), self.cfg(emit)
         )
-        self._attack_result(emit, name, target.name, out, weapon, "白兵攻撃", "melee")
+        self._attack_result(emit, name, target.name, out, weapon, MELEE, "melee")
 
     def shoot(self, emit: Emit, name: str, args: list[str]) -> None:
         target = self._target(
@@ -444,7 +439,7 @@ class UnmeiTracker(Tracker):
             settings=self.cfg(emit),
         )
         self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
-        label = ranged_label(before.aim)
+        label = ranged_text(before.aim)
         self._attack_result(emit, name, target.name, out, weapon, label, "shot")
 
     def _attack_result(
@@ -454,10 +449,10 @@ class UnmeiTracker(Tracker):
         target: str,
         out: um.AttackOutcome,
         weapon: Any,
-        ja: str,
+        label: Message,
         en: str,
     ) -> None:
-        shown = SEP.join(attack_parts(ja, out))  # as MA / RA show it
+        shown = Message.join(SEP, attack_texts(label, out))  # as MA / RA show it
         emit.add(
             ev.ROLL,
             {
@@ -469,10 +464,7 @@ class UnmeiTracker(Tracker):
                 "result": out.result,
             },
             rules=out.rules,
-            text=Message(
-                f"{name} → {target}{SEP}{shown}",
-                f"{name} → {target}{SEP}{_english(shown)}",
-            ),
+            text=Message(f"{name} → {target}{SEP}", f"{name} → {target}{SEP}") + shown,
         )
         expr = weapon.damage if weapon is not None else "1D6"
         if not out.hit:
@@ -591,7 +583,7 @@ class UnmeiTracker(Tracker):
         )
         turn = um.activation_attempt(before, out)
         self.save(emit, before, turn.state, turn.rules)
-        shown = SEP.join(spell_parts(spell_label(off_school, spell.half_rate), out))  # as MG
+        shown = Message.join(SEP, spell_texts(spell_text(off_school, spell.half_rate), out))  # MG
         emit.add(
             ev.ROLL,
             {
@@ -603,9 +595,10 @@ class UnmeiTracker(Tracker):
             },
             rules=out.rules,
             text=Message(
-                f"{name} の「{spell.name}」→ {target.name}{SEP}{shown}",
-                f"{name}'s {spell.name} → {target.name}{SEP}{_english(shown)}",
-            ),
+                f"{name} の「{spell.name}」→ {target.name}{SEP}",
+                f"{name}'s {spell.name} → {target.name}{SEP}",
+            )
+            + shown,
         )
         self._last_check(
             emit,
