@@ -406,7 +406,7 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
         assert revoked.status_code == 200
         refused = await socket.send_line("消されたはず")
         await socket.close()
-        late = await open_socket(bob)
+        late = await open_socket(bob, ready=False)
         try:
             while True:
                 await late.next_message(timeout=5)
@@ -457,7 +457,7 @@ def test_connections_per_link_are_capped(room: Room) -> None:
 
     async def scenario() -> int | None:
         open_ = [await open_socket(alice) for _ in range(3)]
-        extra = await open_socket(alice)
+        extra = await open_socket(alice, ready=False)
         message = await extra.next_message()
         assert message["type"] == "error" and message["reason"] == "too many connections"
         with pytest.raises(Exception):  # noqa: B017 - closed by the server

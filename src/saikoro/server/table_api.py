@@ -485,6 +485,8 @@ class _RoomSocket:
             self.after = await asyncio.to_thread(self.service.store.version, room)
         revealed = await asyncio.to_thread(self.service.revealed, room)
         subscription = await self.service.hub.subscribe(room, self.after)
+        # Accepted and counted: the events after ``after`` follow.
+        await self.send({"type": "ready", "after": self.after, "you": self.caller.actor.to_json()})
         tasks = [
             asyncio.create_task(self._push(subscription, revealed)),
             asyncio.create_task(self._read()),
