@@ -430,7 +430,9 @@ def test_only_the_gm_manages_links(room: Room) -> None:
 
 
 def test_lines_too_long_are_refused_as_in_play(room: Room) -> None:
-    response = room.gm.line("a" * 2000)
+    from saikoro.dice.normalize import MAX_INPUT_LENGTH
+
+    response = room.gm.line("a" * (MAX_INPUT_LENGTH + 1))
     assert response.status_code == 422 and " / " in response.json()["message"]
 
 

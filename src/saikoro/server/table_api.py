@@ -633,6 +633,7 @@ FALLBACK_PAGE = """<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>saikoro</title>
 <style>body{font-family:sans-serif;max-width:40em;margin:2em auto;line-height:1.6}</style>
 </head><body><h1>saikoro</h1>
+<p>Hello. This is BCDice-API (saikoro).</p>
 <p>BCDice-API: <a href="/v2/version">/v2/version</a> ·
 卓 API / table API: <code>/api/rooms</code> · OpenAPI: <a href="/docs">/docs</a></p>
 </body></html>
@@ -641,5 +642,6 @@ FALLBACK_PAGE = """<!doctype html>
 
 @fallback_router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def fallback_index() -> HTMLResponse:
-    """The server's front page when the web table's page is not installed."""
+    """The server's front page when the web table's page is not installed (a 200 for health
+    checks, as BCDice-API's ``GET /``)."""
     return HTMLResponse(FALLBACK_PAGE)
