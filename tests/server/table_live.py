@@ -183,5 +183,11 @@ class Socket:
         await self.connection.close()
 
 
-async def open_socket(link: Link, after: int | None = None) -> Socket:
-    return Socket(await connect(link.ws_url(after), open_timeout=10))
+async def open_socket(link: Link, after: int | None = None, ready: bool = True) -> Socket:
+    """A connected socket; with ``ready``, once the server has counted it and subscribed it
+    (its ``{"type": "ready"}`` message)."""
+    socket = Socket(await connect(link.ws_url(after), open_timeout=10))
+    if ready:
+        message = await socket.next_message()
+        assert message["type"] == "ready", message
+    return socket

@@ -406,7 +406,7 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
         assert revoked.status_code == 200
         refused = await socket.send_line("消されたはず")
         await socket.close()
-        late = await open_socket(bob)
+        late = await open_socket(bob, ready=False)
         try:
             while True:
                 await late.next_message(timeout=5)
@@ -430,7 +430,9 @@ def test_only_the_gm_manages_links(room: Room) -> None:
 
 
 def test_lines_too_long_are_refused_as_in_play(room: Room) -> None:
-    response = room.gm.line("a" * 2000)
+    from saikoro.dice.normalize import MAX_INPUT_LENGTH
+
+    response = room.gm.line("a" * (MAX_INPUT_LENGTH + 1))
     assert response.status_code == 422 and " / " in response.json()["message"]
 
 
@@ -444,11 +446,17 @@ def test_a_bad_body_is_422(room: Room) -> None:
 
 def test_lines_are_rate_limited_per_link(room: Room) -> None:
     alice, bob = room.players["アリス"], room.players["ボブ"]
-    statuses = [alice.line(f"連投 {i}").status_code for i in range(45)]
-    assert 429 in statuses and statuses[0] == 200
-    limited = alice.line("まだ?")
-    if limited.status_code == 429:
-        assert int(limited.headers["Retry-After"]) >= 1
+    limited = None
+    for i in range(150):  # a burst of 30, then 5 a second: refused well before 150
+        response = alice.line(f"連投 {i}")
+        assert response.status_code in (200, 429)
+        if response.status_code == 429:
+            limited = (i, response)
+            break
+    assert limited is not None and limited[0] >= 30
+    body = limited[1].json()
+    assert body["reason"] == "rate limited" and " / " in body["message"]
+    assert int(limited[1].headers["Retry-After"]) >= 1
     assert bob.line("私は平気").status_code == 200  # another link is not limited
 
 
@@ -457,7 +465,7 @@ def test_connections_per_link_are_capped(room: Room) -> None:
 
     async def scenario() -> int | None:
         open_ = [await open_socket(alice) for _ in range(3)]
-        extra = await open_socket(alice)
+        extra = await open_socket(alice, ready=False)
         message = await extra.next_message()
         assert message["type"] == "error" and message["reason"] == "too many connections"
         with pytest.raises(Exception):  # noqa: B017 - closed by the server

@@ -47,6 +47,20 @@ def serve(
         90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),
+    roll_workers: int = typer.Option(
+        0, "--roll-workers", min=0, help="Dice worker processes (0: one per CPU)"
+    ),
+    deadline: float = typer.Option(
+        5.0, "--deadline", min=0.1, help="Seconds one command may run before it is abandoned (503)"
+    ),
+    per_address: int = typer.Option(
+        64, "--per-address", min=0, help="Open connections per client address (0: no cap)"
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1",
+        "--forwarded-allow-ips",
+        help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
+    ),
 ) -> None:
     """Serve BCDice-API v2 (/v2/…) and the shared table (/api/rooms…, WebSocket, page at /).
 
@@ -65,6 +79,7 @@ def serve(
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 
+    from saikoro.server.connections import uvicorn_options
     from saikoro.server.table.redact import uvicorn_log_config
     from saikoro.store.sql import redact_url
 
@@ -93,7 +108,8 @@ def serve(
         )
         raise typer.Exit(2)
     _check_port_free(host, port)
-    settings = {
+    proxies = sorted(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
+    settings: dict[str, Any] = {
         "db": db,
         "limits": {
             "line_rate": line_rate,
@@ -104,6 +120,8 @@ def serve(
             "idle_timeout": ws_idle_timeout,
             "ping_interval": min(20.0, ws_idle_timeout / 3),
         },
+        "pool": {"deadline": deadline, **({"workers": roll_workers} if roll_workers else {})},
+        "rules": {"per_address": per_address, "trusted": proxies},
     }
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
@@ -112,13 +130,12 @@ def serve(
         err=True,
     )
     options: dict[str, Any] = {
+        **uvicorn_options(connection_rules(settings)),
         "host": host,
         "port": port,
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
-        "timeout_keep_alive": 5,
-        "limit_concurrency": 4096,  # HTTP requests in flight + open WebSockets
-        "h11_max_incomplete_event_size": 64 * 1024,
+        "forwarded_allow_ips": ",".join(proxies),
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
@@ -128,21 +145,48 @@ def serve(
     }
     if workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)
+        # Each worker process builds its own guarded protocol from the settings (a class
+        # made at run time cannot be sent to a spawned process).
+        options["http"] = "saikoro.cli.serve:worker_protocol"
         uvicorn.run("saikoro.cli.serve:worker_app", factory=True, workers=workers, **options)
     else:
         uvicorn.run(app_from_settings(settings), **options)
 
 
+def connection_rules(settings: dict[str, Any]) -> Any:
+    from saikoro.server.connections import ConnectionRules
+
+    rules = settings["rules"]
+    return ConnectionRules(per_address=rules["per_address"], trusted=frozenset(rules["trusted"]))
+
+
 def app_from_settings(settings: dict[str, Any]) -> Any:
     from saikoro.server.app import create_app
+    from saikoro.server.pool import PoolLimits
     from saikoro.server.table.limits import TableLimits
 
-    return create_app(settings["db"], table_limits=TableLimits(**settings.get("limits", {})))
+    return create_app(
+        settings["db"],
+        pool=PoolLimits(**settings["pool"]),
+        table_limits=TableLimits(**settings["limits"]),
+    )
 
 
 def worker_app() -> Any:
     """The app of one ``--workers`` process (uvicorn calls this factory in each)."""
     return app_from_settings(json.loads(os.environ[SETTINGS_ENV]))
+
+
+def __getattr__(name: str) -> Any:
+    """``worker_protocol``: the guarded HTTP protocol of a ``--workers`` process, built from
+    ``$SAIKORO_SERVE_SETTINGS`` when uvicorn imports it there."""
+    if name == "worker_protocol":
+        from saikoro.server.connections import guarded_protocol
+
+        protocol = guarded_protocol(connection_rules(json.loads(os.environ[SETTINGS_ENV])))
+        globals()["worker_protocol"] = protocol
+        return protocol
+    raise AttributeError(name)
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -485,6 +485,8 @@ class _RoomSocket:
             self.after = await asyncio.to_thread(self.service.store.version, room)
         revealed = await asyncio.to_thread(self.service.revealed, room)
         subscription = await self.service.hub.subscribe(room, self.after)
+        # Accepted and counted: the events after ``after`` follow.
+        await self.send({"type": "ready", "after": self.after, "you": self.caller.actor.to_json()})
         tasks = [
             asyncio.create_task(self._push(subscription, revealed)),
             asyncio.create_task(self._read()),
@@ -631,6 +633,7 @@ FALLBACK_PAGE = """<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>saikoro</title>
 <style>body{font-family:sans-serif;max-width:40em;margin:2em auto;line-height:1.6}</style>
 </head><body><h1>saikoro</h1>
+<p>Hello. This is BCDice-API (saikoro).</p>
 <p>BCDice-API: <a href="/v2/version">/v2/version</a> ·
 卓 API / table API: <code>/api/rooms</code> · OpenAPI: <a href="/docs">/docs</a></p>
 </body></html>
@@ -639,5 +642,6 @@ FALLBACK_PAGE = """<!doctype html>
 
 @fallback_router.get("/", response_class=HTMLResponse, include_in_schema=False)
 async def fallback_index() -> HTMLResponse:
-    """The server's front page when the web table's page is not installed."""
+    """The server's front page when the web table's page is not installed (a 200 for health
+    checks, as BCDice-API's ``GET /``)."""
     return HTMLResponse(FALLBACK_PAGE)
