@@ -141,8 +141,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         served.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Chromium for one test module: Playwright's sync API keeps an asyncio loop running in
+    this thread while it is open, so it must be closed before other modules' asyncio.run()."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium_path()

@@ -25,6 +25,9 @@ def test_the_page_is_served_at_the_root_with_a_same_origin_policy(client: TestCl
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/html")
     assert '<main id="room"' in response.text
+    assert (
+        "Hello. This is BCDice-API" in response.text
+    )  # as BCDice-API's front page (health checks)
     policy = response.headers["content-security-policy"]
     assert "default-src 'self'" in policy and "connect-src 'self'" in policy
 
