@@ -47,7 +47,7 @@ def state(db: str) -> dict[str, dict[str, Any]]:
 def test_hp_at_zero_recovers_only_by_a_logged_gm_ruling(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     lw(db, [f"/char add {SHEETS / 'bob.json'}", "@ボブ :HP=0"])
-    out = lw(db, ["@ボブ :HP+5", "@ボブ :HP=3", "@ボブ :HP-1"], gm=False)
+    out = player(db, ["@ボブ :HP+5", "@ボブ :HP=3", "@ボブ :HP-1"])
     assert [o["ok"] for o in out] == [False, False, True]
     assert out[0]["reason"] == "cannot recover" and "GMの裁定" in out[0]["ja"]
     assert state(db)["ボブ"]["hp"] == -1  # damage still lands
@@ -259,7 +259,20 @@ def party(tmp_path: Path) -> str:
 
 
 def player(db: str, lines: list[str], rands: list[str] | None = None) -> list[dict]:
-    return lw(db, lines, rands, gm=False)
+    """Lines of players (no --gm), each run as the character it speaks for (``--as``); with
+    scripted dice, every line is one player's."""
+    groups: list[tuple[str, list[str]]] = []
+    for line in lines:
+        name = line.split()[0].removeprefix("@")
+        if groups and groups[-1][0] == name:
+            groups[-1][1].append(line)
+        else:
+            groups.append((name, [line]))
+    assert rands is None or len(groups) == 1, "scripted dice for one player at a time"
+    out: list[dict] = []
+    for name, group in groups:
+        out += lw(db, group, rands, gm=False, speaker=name)
+    return out
 
 
 @pytest.mark.rule("LW-SPECIAL-01", "LW-ABIL-02", "LW-ABIL-03", via="table")
