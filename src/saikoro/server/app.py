@@ -30,6 +30,7 @@ from saikoro.server.middleware import (
     HeadAsGetMiddleware,
     OpenCorsMiddleware,
 )
+from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
 from saikoro.server.routes_v2 import router
 from saikoro.server.table.errors import TableApiError
@@ -41,6 +42,7 @@ from saikoro.server.table_api import (
     table_lifespan,
 )
 from saikoro.server.table_api import install as install_table_api
+from saikoro.server.web_routes import router as web_router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
@@ -137,6 +139,8 @@ def create_app(
 
     app.include_router(router)
     install_table_api(app, db_url, table_limits)
+    app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
+    app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
