@@ -42,7 +42,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from bench_server import free_port  # this folder is on sys.path when run as a script
+# This folder is on sys.path when run as a script: the other benchmarks' server helpers.
+from bench_hostile import start_server
+from bench_hostile import stop_server as stop
+from bench_server import free_port, start
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -99,48 +102,19 @@ def serve_bare(port: int) -> None:
 # -- servers ---------------------------------------------------------------------------------
 
 
-def start(command: list[str], port: int, cwd: Path) -> subprocess.Popen:
-    import httpx
-
-    log = cwd / f"server-{port}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited: {command}\n{log.read_text()}")
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/v2/version", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError(f"server did not start: {command}")
-
-
-def saikoro_serve(db: str, cwd: Path) -> tuple[subprocess.Popen, int]:
+def saikoro_serve(db: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
-    command = [
-        sys.executable, "-m", "saikoro", "serve", "--port", str(port), "--db", db,
-        "--log-level", "warning", "--line-rate", "0", "--rooms-per-minute", "0",
+    options = [
+        "--db", db, "--line-rate", "0", "--rooms-per-minute", "0",
         "--max-ws-per-room", "1000", "--max-ws-per-link", "1000",
     ]  # fmt: skip
-    return start(command, port, cwd), port
+    return start_server(port, options), port
 
 
-def bare_serve(cwd: Path) -> tuple[subprocess.Popen, int]:
+def bare_serve() -> tuple[subprocess.Popen, int]:
     port = free_port()
     command = [sys.executable, str(Path(__file__).resolve()), "--serve-bare", str(port)]
-    return start(command, port, cwd), port
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    return start(command, port), port
 
 
 def postgres_url() -> tuple[str | None, bool]:
@@ -355,7 +329,7 @@ def run_shape(
     name: str, rooms_count: int, per_room: int, lines: int, folder: Path
 ) -> list[Figures]:
     out = []
-    process, port = saikoro_serve(str(folder / f"{uuid.uuid4().hex}.db"), folder)
+    process, port = saikoro_serve(str(folder / f"{uuid.uuid4().hex}.db"))
     try:
         rooms = create_rooms(port, rooms_count, bare=False)
         out.append(
@@ -363,7 +337,7 @@ def run_shape(
         )
     finally:
         stop(process)
-    process, port = bare_serve(folder)
+    process, port = bare_serve()
     try:
         rooms = create_rooms(port, rooms_count, bare=True)
         out.append(
@@ -399,7 +373,7 @@ def main() -> None:
         results += run_shape("1 room x 100 clients", 1, 100, args.lines, folder)
         results += run_shape("200 rooms x 5 clients", 200, 5, args.rounds, folder)
 
-        process, port = saikoro_serve(str(folder / "rate.db"), folder)
+        process, port = saikoro_serve(str(folder / "rate.db"))
         try:
             room = create_rooms(port, 1, bare=False)[0]
             count, elapsed = asyncio.run(lines_per_second(port, room, args.seconds, 5))
@@ -412,8 +386,8 @@ def main() -> None:
             print("(PostgreSQL not available: the 2-process scenario is skipped)", file=sys.stderr)
         else:
             try:
-                one, port_one = saikoro_serve(url, folder)
-                two, port_two = saikoro_serve(url, folder)
+                one, port_one = saikoro_serve(url)
+                two, port_two = saikoro_serve(url)
                 try:
                     rooms = create_rooms(port_one, 1, bare=False)
                     latencies = asyncio.run(
