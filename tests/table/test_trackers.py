@@ -74,7 +74,7 @@ def test_order_follows_current_skill_until_locked(room):
 
 @pytest.mark.rule("UM-AIM-01", "UM-RANGED-01")
 def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(room):
-    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 弓", "/combat start")
     s.run("@ケン /aim")
     for _ in range(4):  # オーク ×2, ミア, then round 2: ケン
         s.run("/next")
@@ -216,7 +216,8 @@ def test_rest_and_time_out_of_combat(room):
 
 @pytest.mark.rule("UM-SWITCH-01")
 def test_switching_equipment_takes_a_turn_but_dropping_the_shield_does_not(room):
-    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 剣 shield")
+    s.run("/combat start")
     s.run("@ケン /switch shield")  # no turn used: a melee attack may follow at once
     assert s.state.characters["ケン"].fields["two_handed_ready"] is True
     rolled(s, [(99, 100)]).run("@ケン /melee オーク")

@@ -262,6 +262,8 @@ def _roll_or_chat(
         secret=result.secret,
         text=Message(f"{who_ja}: {result.text}", f"{who_en}: {english}"),
     )
+    if speaker is not None and speaker in emit.state.characters:
+        tracker.after_roll(emit, speaker, result)
     if result.secret:
         emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
 
@@ -308,6 +310,14 @@ def change_status(
     value = amount if op == "=" else current + amount if op == "+" else current - amount
     if key == "hp" and op == "+" and value > character.max_hp:
         value = max(current, character.max_hp)  # healing never goes above max HP
+    bounds = tracker.status_bounds(character, key) if key not in ("hp", "max_hp") else None
+    if bounds is not None and not bounds[0] <= value + offset <= bounds[1]:
+        lo, hi, rule = bounds
+        raise fail(
+            f"{name} の {label} は {lo}〜{hi} です ({value + offset} にはできません) [{rule}]",
+            f"{name}'s {label} must be {lo} to {hi} (not {value + offset}) [{rule}]",
+            "out of range",
+        )
     shown = {"hp": "HP", "max_hp": "最大HP"}.get(key, label)
     emit.set_status(
         name,
@@ -379,7 +389,9 @@ def _slash(
             f"unknown command /{verb} (see /help)",
             "unknown command",
         )
-    if verb in getattr(tracker, "off_turn_verbs", ()):
+    if verb in getattr(tracker, "actorless_verbs", ()):
+        actor = speaker or ""
+    elif verb in getattr(tracker, "off_turn_verbs", ()):
         if speaker is None:
             raise fail("誰が行うか分かりません (--as または @名前)", "who does it? (--as or @NAME)")
         actor = emit.character(speaker).name

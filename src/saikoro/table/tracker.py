@@ -105,6 +105,14 @@ class Tracker:
             return key, int(refs[key]), 0
         return None
 
+    def status_bounds(self, character: Character, key: str) -> tuple[int, int, str] | None:
+        """The range a status edit (``:LABEL=N``, ``/gm set``) must stay in: (lowest, highest,
+        rule ID), or None when the system sets no bounds on ``key``."""
+        return None
+
+    def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
+        """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""
+
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """A system's consequences of an edited value (``:禁忌値+10`` …); none by default."""
 

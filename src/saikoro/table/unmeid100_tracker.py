@@ -22,6 +22,8 @@ from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.systems import get_system
+from saikoro.systems.unmeid100 import distance as dist
+from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.commands import (
     SEP,
@@ -30,6 +32,7 @@ from saikoro.systems.unmeid100.commands import (
     spell_label,
     spell_parts,
 )
+from saikoro.systems.unmeid100.levelup import levelup
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
@@ -47,6 +50,25 @@ def _sheet(character: Character) -> Any:
 
 def _value(character: Character, refs: dict[str, int], key: str) -> int:
     return int(character.statuses.get(key, refs.get(key, 0)))
+
+
+def _derived(sheet: Any, statuses: dict[str, int]) -> dict[str, int]:
+    """UM-LEVEL-03: the formula table's values from the abilities as they are now."""
+    abilities = {n: int(statuses.get(n, a.value)) for n, a in sheet.abilities.items()}
+    return dict(um.derive(sheet.formula_table.formulas, abilities).values)
+
+
+def _held(character: Character) -> eq.Held:
+    """What the character holds (rooms from before UM-EQUIP-01: as the sheet starts)."""
+    if "held" not in character.fields:
+        sheet = _sheet(character)
+        return eq.initial_held(sheet.weapons, sheet.held, sheet.shield)
+    return eq.Held(tuple(character.fields["held"]), bool(character.fields.get("shield")))
+
+
+def _distance(emit: Emit, a: str, b: str) -> int | None:
+    """UM-RANGE-01: metres between two characters on the track (None: one is not placed)."""
+    return dist.distance(emit.character(a).fields.get("pos"), emit.character(b).fields.get("pos"))
 
 
 def _english(text: str) -> str:
@@ -85,8 +107,11 @@ class UnmeiTracker(Tracker):
             "move": self.move,
             "fate": self.fate,
             "switch": self.switch,
+            "levelup": lambda emit, actor, args: levelup(self, emit, actor, args),
         }
         self.off_turn_verbs = {"fate"}
+        #: verbs that need no acting character (the GM may type them for anyone)
+        self.actorless_verbs = {"levelup"}
         self.verb_help = {
             "melee 目標 [武器]": Message("白兵攻撃 (UM-MELEE-01)", "melee attack"),
             "shoot 目標 [武器]": Message("射撃攻撃 (UM-RANGED-01)", "ranged attack"),
@@ -94,26 +119,106 @@ class UnmeiTracker(Tracker):
             "chant 魔法": Message("詠唱 (UM-MAGIC-01)", "chant a spell"),
             "cast 目標": Message("発動 (UM-MAGIC-02/03)", "activate the chanted spell"),
             "defend": Message("防御専念 AC・RC+20 (UM-DEFEND-01)", "full defence"),
-            "move 3|1|5": Message("移動 (UM-MOVE-01)", "move"),
-            "switch [shield]": Message(
-                "装備持ち替え (1手番; shield = 盾を捨てて両手持ち、手番消費なし) UM-SWITCH-01",
+            "move 3|1|5 [目標|away 目標|to 位置m]": Message(
+                "移動 (UM-MOVE-01; 目標へ近づく・離れる・位置へ UM-RANGE-01)",
+                "move (toward or away from TARGET, or to a position, UM-RANGE-01)",
+            ),
+            "switch [武器|shield]": Message(
+                "装備持ち替え (1手番; shield = 盾を捨てて両手持ち、手番消費なし) "
+                "UM-SWITCH-01/UM-EQUIP-01",
                 "switch equipment (a turn; shield: drop it for two hands, no turn)",
+            ),
+            "levelup 名前 [能力値]": Message(
+                "レベルアップ: 成長判定 (能力値が上がらなければ選んだ1つ+1) UM-LEVEL-05",
+                "level up: growth rolls (none rose: raise the one picked) UM-LEVEL-05",
             ),
             "fate success|half|cancel|reroll": Message(
                 "運命判定 (UM-FATE-01/02)", "fate check + rescue"
             ),
         }
-        self.gm_verbs = {"dying": self.gm_dying, "fate": self.gm_fate_reset}
+        self.gm_verbs = {
+            "dying": self.gm_dying,
+            "fate": self.gm_fate_reset,
+            "place": self.gm_place,
+            "hold": self.gm_hold,
+        }
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
         return "pc" if str(getattr(sheet, "kind", "PC")) == "PC" else "npc"
 
     def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
-        return {"fate_left": int(getattr(sheet, "fate_uses", 0)), "aim": 0, "chant": None}
+        held = eq.initial_held(
+            getattr(sheet, "weapons", []), getattr(sheet, "held", None), bool(sheet.shield)
+        )
+        return {
+            "fate_left": int(getattr(sheet, "fate_uses", 0)),
+            "aim": 0,
+            "chant": None,
+            "held": list(held.weapons),
+            "shield": held.shield,
+            "pos": None,
+        }
+
+    def base_references(self, character: Character) -> dict[str, int]:
+        """Sheet values and edits; with the formula table on, the derived values follow the
+        abilities as they are now (UM-LEVEL-03) unless the GM edited the value itself."""
+        refs = super().references(character)
+        sheet = _sheet(character)
+        if not sheet.formula_table.enabled:
+            return refs
+        derived = _derived(sheet, character.statuses)
+        for label, value in derived.items():
+            names = [label, *(a for a, key in self.aliases.items() if key == label)]
+            if label == "最大HP" or any(n in character.statuses for n in names):
+                continue  # max HP is the character's own (after_status_change)
+            for n in names:
+                refs[n] = value
+        return refs
+
+    def status_bounds(self, character: Character, key: str) -> tuple[int, int, str] | None:
+        if key == "レベル":
+            return um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01"
+        if key.endswith("成長率"):
+            return 0, 100, "UM-LEVEL-02"
+        return None
+
+    def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
+        """UM-LEVEL-03: with the formula table on, a raised ability raises a derived max HP."""
+        character = emit.character(name)
+        sheet = _sheet(character)
+        if not sheet.formula_table.enabled or key not in sheet.abilities:
+            return
+        before = _derived(sheet, {**character.statuses, key: old}).get("最大HP")
+        after = _derived(sheet, character.statuses).get("最大HP")
+        if before is not None and after is not None and after != before:
+            emit.set_status(
+                name,
+                "max_hp",
+                character.max_hp + after - before,
+                rules=("UM-LEVEL-03",),
+                note=Message(
+                    f"{name}: 最大HP {character.max_hp} → {character.max_hp + after - before} "
+                    "(計算式)",
+                    f"{name}: max HP {character.max_hp} → "
+                    f"{character.max_hp + after - before} (formula)",
+                ),
+            )
+
+    def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
+        """UM-FATE-02 (a): a failed action check typed at the table (``1D100<={戦闘}``, ``MA…``)
+        is the character's last check, which ``/fate success`` can turn into a success; a
+        successful one replaces it. Fate and growth rolls are not action checks."""
+        if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
+            return
+        character = emit.character(speaker)
+        if result.failure:
+            emit.set_field(speaker, "_last_check", {"kind": "check", "command": result.text})
+        elif result.success and character.fields.get("_last_check"):
+            emit.set_field(speaker, "_last_check", None)
 
     def references(self, character: Character) -> dict[str, int]:
-        refs = super().references(character)
+        refs = self.base_references(character)
         refs["AC"] = refs["アーマークラス"] = self.ac(character, refs)
         refs["RC"] = refs["レジストクラス"] = self.rc(character, refs)
         refs["運命判定回数"] = int(character.fields.get("fate_left", 0))
@@ -131,19 +236,19 @@ class UnmeiTracker(Tracker):
         return super().editable(character, label)
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
-        refs = refs if refs is not None else super().references(character)
+        refs = refs if refs is not None else self.base_references(character)
         return _value(character, refs, "AC") + sum(
             c.mods.get("AC", 0) for c in character.conditions
         )
 
     def rc(self, character: Character, refs: dict[str, int] | None = None) -> int:
-        refs = refs if refs is not None else super().references(character)
+        refs = refs if refs is not None else self.base_references(character)
         return _value(character, refs, "RC") + sum(
             c.mods.get("RC", 0) for c in character.conditions
         )
 
     def combatant(self, character: Character) -> um.CombatantState:
-        refs = super().references(character)
+        refs = self.base_references(character)
         chant = character.fields.get("chant")
         return um.CombatantState(
             name=character.name,
@@ -308,18 +413,6 @@ class UnmeiTracker(Tracker):
                 )
         emit.set_field(name, "_used", [*key, follow])
 
-    def _weapon(self, sheet: Any, ranged: bool, name: str | None) -> Any:
-        weapons = list(getattr(sheet, "weapons", []))
-        if name is not None:
-            for w in weapons:
-                if w.name == name:
-                    return w
-            raise fail(f"武器 {name!r} がありません", f"no weapon {name!r}")
-        for w in weapons:
-            if w.ranged == ranged:
-                return w
-        return weapons[0] if weapons else None
-
     def _roll_damage(self, emit: Emit, expr: str, times: int = 1) -> int:
         from saikoro.dice.engine import evaluate
         from saikoro.systems import systems
@@ -376,7 +469,7 @@ class UnmeiTracker(Tracker):
 
     def dying(self, emit: Emit, name: str) -> None:
         character = emit.character(name)
-        refs = super().references(character)
+        refs = self.base_references(character)
         roll = emit.randomizer.roll_once(100)
         out = um.dying_check(
             roll,
@@ -412,11 +505,16 @@ class UnmeiTracker(Tracker):
             emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]")
         )
         _not_self(name, target.name)
-        self._use_turn(emit, name, "melee")
         attacker = emit.character(name)
+        weapon = eq.melee_weapon(
+            _sheet(attacker).weapons,
+            _held(attacker),
+            args[1] if len(args) > 1 else None,
+            self.cfg(emit),
+        )
+        dist.check_melee_reach(_distance(emit, name, target.name), target.name, self.cfg(emit))
+        self._use_turn(emit, name, "melee")
         refs = self.references(attacker)
-        sheet = _sheet(attacker)
-        weapon = self._weapon(sheet, False, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
         after = um._other_action(before, self.cfg(emit))
         self.save(emit, before, after, ("UM-AIM-01",))
@@ -431,10 +529,13 @@ class UnmeiTracker(Tracker):
             emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]")
         )
         _not_self(name, target.name)
-        self._use_turn(emit, name, "shoot")
         attacker = emit.character(name)
+        weapon = eq.bow(
+            _sheet(attacker).weapons, _held(attacker), args[1] if len(args) > 1 else None
+        )
+        dist.check_bow_range(_distance(emit, name, target.name), target.name, self.cfg(emit))
+        self._use_turn(emit, name, "shoot")
         refs = self.references(attacker)
-        weapon = self._weapon(_sheet(attacker), True, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
         roll = emit.randomizer.roll_once(100)
         out = um.ranged_attack(
@@ -455,7 +556,7 @@ class UnmeiTracker(Tracker):
         name: str,
         target: str,
         out: um.AttackOutcome,
-        weapon: Any,
+        weapon: eq.UsedWeapon,
         ja: str,
         en: str,
     ) -> None:
@@ -476,7 +577,7 @@ class UnmeiTracker(Tracker):
                 f"{name} → {target}{SEP}{_english(shown)}",
             ),
         )
-        expr = weapon.damage if weapon is not None else "1D6"
+        expr = weapon.damage
         if not out.hit:
             self._last_check(
                 emit,
@@ -485,12 +586,12 @@ class UnmeiTracker(Tracker):
                     "kind": en,
                     "target": target,
                     "expr": expr,
-                    "abilities": list(weapon.abilities) if weapon else [],
+                    "abilities": list(weapon.abilities),
                 },
             )
             return
         self._last_check(emit, name, None)
-        self._hit(emit, name, target, expr, list(weapon.abilities) if weapon else [], out.critical)
+        self._hit(emit, name, target, expr, list(weapon.abilities), out.critical)
 
     def _hit(
         self, emit: Emit, name: str, target: str, expr: str, abilities: list[str], critical: bool
@@ -624,38 +725,87 @@ class UnmeiTracker(Tracker):
         self.save(emit, before, out.state, out.rules)
 
     def move(self, emit: Emit, name: str, args: list[str]) -> None:
-        if len(args) != 1 or args[0].rstrip("m") not in MOVES:
-            raise fail("/move 3|1|5 です", "use /move 3, /move 1 or /move 5")
+        """UM-MOVE-01 (+UM-RANGE-01): ``/move 3|1|5 [TARGET | away TARGET | to M]``."""
+        usage = fail(
+            "/move 3|1|5 [目標 | away 目標 | to 位置m] です",
+            "use /move 3|1|5 [TARGET | away TARGET | to M]",
+        )
+        if not args or args[0].rstrip("m") not in MOVES or len(args) > 3:
+            raise usage
         option = MOVES[args[0].rstrip("m")]
+        direction, other, to = _move_target(emit, name, args[1:], usage)
         self._use_turn(emit, name, "move", option if option != "run" else "done")
         character = emit.character(name)
         before = self.combatant(character)
         out = um.move(before, option, self.cfg(emit))  # type: ignore[arg-type]
+        pos = character.fields.get("pos")
+        if direction is not None and pos is None:
+            raise fail(
+                f"{name} の位置が決まっていません (GM: /gm place {name} m)",
+                f"{name} has no position (GM: /gm place {name} M)",
+                "not placed",
+            )
+        where = dist.step(
+            pos,
+            int(out.detail["distance_m"]),  # type: ignore[call-overload]
+            direction,
+            other=emit.character(other).fields.get("pos") if other else None,
+            to=to,
+        )
         self.save(emit, before, out.state, out.rules)
+        note_ja, note_en = f"{name}: {out.note.ja}", f"{name}: {out.note.en}"
+        if where.end != pos:
+            emit.set_field(name, "pos", where.end, rules=("UM-RANGE-01",))
+            note_ja += f" 位置 {pos}m → {where.end}m"
+            note_en += f" position {pos} m → {where.end} m"
+            if other:
+                gap = _distance(emit, name, other)
+                note_ja += f" ({other}まで {gap}m)"
+                note_en += f" ({gap} m from {other})"
         emit.add(
             ev.NOTICE,
-            {"move": option, **dict(out.detail)},
-            rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+            {"move": option, **dict(out.detail), "pos": where.end},
+            rules=(*out.rules, "UM-RANGE-01") if direction else out.rules,
+            text=Message(note_ja, note_en),
         )
 
     def switch(self, emit: Emit, name: str, args: list[str]) -> None:
-        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not."""
-        if args not in ([], ["shield"], ["盾"]):
-            raise fail("/switch [shield] です", "use /switch or /switch shield")
-        drop = bool(args)
-        before = self.combatant(emit.character(name))
+        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not.
+        ``/switch WEAPON`` takes that weapon in hand (UM-EQUIP-01)."""
+        if len(args) > 1:
+            raise fail("/switch [武器|shield] です", "use /switch [WEAPON|shield]")
+        character = emit.character(name)
+        held = _held(character)
+        drop = args in (["shield"], ["盾"])
+        new_held = (
+            eq.drop_shield(held)
+            if drop
+            else eq.take_in_hand(_sheet(character).weapons, held, args[0])
+            if args
+            else held
+        )
+        before = self.combatant(character)
         out = um.switch_equipment(before, drop, self.cfg(emit))
         if out.uses_turn:
             self._use_turn(emit, name, "switch")
         else:
             emit.set_field(name, "two_handed_ready", True, rules=out.rules)
         self.save(emit, before, out.state, out.rules)
+        if new_held != held:
+            emit.set_field(name, "held", list(new_held.weapons), rules=out.rules)
+            if new_held.shield != held.shield:
+                emit.set_field(name, "shield", new_held.shield, rules=out.rules)
+        holding = "・".join(new_held.weapons) or "なし"
+        shield = "、盾" if new_held.shield else ""
         emit.add(
             ev.NOTICE,
-            {"switch": "shield" if drop else "equipment"},
+            {"switch": "shield" if drop else (args[0] if args else "equipment")},
             rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+            text=Message(
+                f"{name}: {out.note.ja} (手に: {holding}{shield})",
+                f"{name}: {out.note.en} (in hand: {', '.join(new_held.weapons) or 'nothing'}"
+                f"{', shield' if new_held.shield else ''})",
+            ),
         )
 
     # -- fate ----------------------------------------------------------------
@@ -695,7 +845,7 @@ class UnmeiTracker(Tracker):
             raise fail(
                 "運命判定の残り回数がありません (UM-FATE-01)", "no fate checks left (UM-FATE-01)"
             )
-        refs = super().references(character)
+        refs = self.base_references(character)
         roll = emit.randomizer.roll_once(100)
         spent = um.spend_fate(
             int(character.fields.get("fate_left", 0)), roll, _value(character, refs, "運命")
@@ -722,7 +872,14 @@ class UnmeiTracker(Tracker):
                 ev.NOTICE,
                 {"rescue": effect.value},
                 rules=rules,
-                text=Message("運命: 判定を成功にした", "fate: the check succeeds"),
+                text=Message(
+                    f"運命: 判定を成功にした ({last['command']})"
+                    if last.get("command")
+                    else "運命: 判定を成功にした",
+                    f"fate: the check succeeds ({last['command']})"
+                    if last.get("command")
+                    else "fate: the check succeeds",
+                ),
             )
             if last["kind"] in ("melee", "shot"):
                 self._hit(
@@ -771,7 +928,26 @@ class UnmeiTracker(Tracker):
                     emit.remove_condition(name, label, rules=res.rules)
 
     def after_line(self, emit: Emit) -> None:
-        """UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
+        """Any HP loss breaks a chant (UM-MAGIC-01: ``:HP-3``, poison-like effects, …);
+        UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
+        hurt = [
+            e.data["name"]
+            for e in emit.events
+            if e.kind == ev.STATUS_SET
+            and e.data.get("key") == "hp"
+            and e.data.get("old") is not None
+            and int(e.data["value"]) < int(e.data["old"])
+        ]
+        for name in dict.fromkeys(hurt):
+            character = emit.state.characters.get(name)
+            if character is not None and character.fields.get("chant"):
+                emit.set_field(
+                    name,
+                    "chant",
+                    None,
+                    rules=("UM-MAGIC-01",),
+                    text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
+                )
         dropped = [
             e.data["name"]
             for e in emit.events
@@ -812,7 +988,8 @@ class UnmeiTracker(Tracker):
             raise fail("/gm fate reset です", "use /gm fate reset")
         for character in list(emit.state.characters.values()):
             sheet = _sheet(character)
-            uses = um.fate_uses_per_session(sheet.kind, sheet.level).uses
+            level = int(self.references(character).get("レベル", sheet.level))
+            uses = um.fate_uses_per_session(sheet.kind, level).uses
             emit.set_field(character.name, "fate_left", uses, rules=("UM-FATE-01",))
         emit.add(
             ev.NOTICE,
@@ -824,9 +1001,76 @@ class UnmeiTracker(Tracker):
             ),
         )
 
+    def gm_place(self, emit: Emit, args: list[str]) -> None:
+        """``/gm place NAME M|none``: put a character on the track (UM-RANGE-01)."""
+        if len(args) != 2 or not (args[1] == "none" or args[1].rstrip("m").lstrip("-").isdecimal()):
+            raise fail("/gm place 名前 位置m|none です", "use /gm place NAME M|none")
+        emit.character(args[0])
+        pos = None if args[1] == "none" else dist.check_position(int(args[1].rstrip("m")))
+        others = [
+            f"{c.name} {dist.distance(pos, c.fields.get('pos'))}m"
+            for c in emit.state.characters.values()
+            if c.name != args[0] and dist.distance(pos, c.fields.get("pos")) is not None
+        ]
+        shown = "、".join(others)
+        emit.set_field(
+            args[0],
+            "pos",
+            pos,
+            rules=("UM-RANGE-01",),
+            text=Message(
+                f"GM裁定: {args[0]} の位置 {args[1]}" + (f" (距離: {shown})" if shown else ""),
+                f"GM ruling: {args[0]} at {args[1]}" + (f" (distances: {shown})" if shown else ""),
+            ),
+        )
+
+    def gm_hold(self, emit: Emit, args: list[str]) -> None:
+        """``/gm hold NAME [WEAPON…] [shield]``: what a character holds, by ruling (UM-EQUIP-01)."""
+        if not args:
+            raise fail(
+                "/gm hold 名前 [武器…] [shield] です", "use /gm hold NAME [WEAPON…] [shield]"
+            )
+        character = emit.character(args[0])
+        names = [a for a in args[1:] if a not in ("shield", "盾")]
+        weapons = _sheet(character).weapons
+        for weapon in names:
+            eq._find(weapons, weapon)
+        shield = len(names) < len(args) - 1
+        emit.set_field(args[0], "held", names, rules=("UM-EQUIP-01",))
+        emit.set_field(
+            args[0],
+            "shield",
+            shield,
+            rules=("UM-EQUIP-01",),
+            text=Message(
+                f"GM裁定: {args[0]} の手に {'・'.join(names) or 'なし'}{'、盾' if shield else ''}",
+                f"GM ruling: {args[0]} holds {', '.join(names) or 'nothing'}"
+                f"{', shield' if shield else ''}",
+            ),
+        )
+
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
         emit.set_field(name, "_last_condition", label)
         return Condition(label=label, level=level)
+
+
+def _move_target(
+    emit: Emit, name: str, args: list[str], usage: Exception
+) -> tuple[dist.Direction | None, str | None, int | None]:
+    """``[TARGET | away TARGET | to M]`` of /move: (direction, the other character, position)."""
+    if not args:
+        return None, None, None
+    if args[0] == "to" and len(args) == 2 and args[1].rstrip("m").lstrip("-").isdecimal():
+        return "to", None, int(args[1].rstrip("m"))
+    if args[0] == "away" and len(args) == 2:
+        other = emit.character(args[1]).name
+    elif len(args) == 1:
+        other = emit.character(args[0]).name
+    else:
+        raise usage
+    if other == name:
+        raise usage
+    return ("away" if args[0] == "away" else "toward"), other, None
 
 
 def replace_turn(character: Character, own_turns: int) -> Character:
