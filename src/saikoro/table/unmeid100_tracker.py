@@ -873,10 +873,10 @@ class UnmeiTracker(Tracker):
                 {"rescue": effect.value},
                 rules=rules,
                 text=Message(
-                    f"運命: 判定を成功にした ({last['command']})"
+                    f"運命: 「{last['command']}」を成功にした"
                     if last.get("command")
                     else "運命: 判定を成功にした",
-                    f"fate: the check succeeds ({last['command']})"
+                    f"fate: {_english(last['command'])} becomes a success"
                     if last.get("command")
                     else "fate: the check succeeds",
                 ),
