@@ -8,42 +8,9 @@ formula table on: 戦闘 = 体格×3+敏捷度, AC = 敏捷度×2, 最大HP = �
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from tests.table.helpers import SHEETS, by_name, errors, final_state, play
-
-UM = "UnmeiD100"
-#: リン's turn over → オーク's two turns (行動力2) → the next round starts with リン.
-NEXT_ROUND = ("/next", "/next", "/next")
-
-
-def run(tmp_path, lines, rands=(), **kw):
-    sheets = kw.pop("sheets", ("rin", "ken", "mia", "orc"))
-    added = [f"/char add {SHEETS}/{name}.json" for name in sheets]
-    out = play(
-        str(tmp_path / "t.db"),
-        "r" + uuid.uuid4().hex[:6],
-        [*added, *lines, "/state"],
-        list(rands),
-        system=UM,
-        **kw,
-    )
-    return out[len(added) :]
-
-
-def refused(out):
-    return [o["line"] for o in errors(out)]
-
-
-def chars(out):
-    return by_name(final_state(out))
-
-
-def text(out, line):
-    return next(o for o in out if o["line"] == line)
-
+from tests.unmeid100.table_helpers import NEXT_ROUND, chars, refused, run, text
 
 # -- fix 6: fate (a) after any failed check ---------------------------------------------
 
@@ -71,7 +38,7 @@ def test_fate_turns_a_failed_check_typed_at_the_table_into_a_success(tmp_path):
         "@ケン /fate success",
         "@ミア /fate success",
     ]
-    rescued = [o for o in out if o["ok"] and o["line"] == "@リン /fate success"][0]
+    rescued = next(o for o in out if o["ok"] and o["line"] == "@リン /fate success")
     assert "「(1D100<=60) ＞ 80 ＞ 失敗」を成功にした" in rescued["text"]
     assert chars(out)["リン"]["fate_left"] == 2  # lv3: one of three spent
     assert chars(out)["ケン"]["fate_left"] == 2
@@ -139,7 +106,7 @@ def test_a_shot_after_taking_the_bow_in_hand_uses_the_bow_damage(tmp_path):
     assert refused(out) == ["@リン /shoot オーク"]
     assert chars(out)["リン"]["held"] == ["弓"]
     assert chars(out)["オーク"]["hp"] == 11
-    shot = [o for o in out if o["line"] == "@リン /shoot オーク" and o["ok"]][0]
+    shot = next(o for o in out if o["line"] == "@リン /shoot オーク" and o["ok"])
     assert "ダメージ 1D6 ＞ 4" in shot["text"]
 
 
