@@ -54,11 +54,17 @@ class SystemRegistry(Mapping[str, GameSystem]):
         try:
             return self[system_id]
         except KeyError:
+            from saikoro.systems.hints import resolve_system_id, suggest_system_id
+
             known = ", ".join(self._locations)
+            meant = resolve_system_id(system_id)
+            meant = meant if meant != system_id else suggest_system_id(system_id)
+            ja = f" もしかして {meant}?" if meant else ""
+            en = f" Did you mean {meant}?" if meant else ""
             raise UnsupportedSystemError(
                 Message(
-                    f"ゲームシステム {system_id!r} はありません (使えるもの: {known})",
-                    f"unknown game system {system_id!r} (known: {known})",
+                    f"ゲームシステム {system_id!r} はありません (使えるもの: {known}){ja}",
+                    f"unknown game system {system_id!r} (known: {known}){en}",
                 )
             ) from None
 

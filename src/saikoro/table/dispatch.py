@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError
+from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError, to_half_width
 from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -26,6 +26,7 @@ from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
+from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, Condition, RoomState, public_view
 from saikoro.table.tracker import Tracker
 
@@ -142,6 +143,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     command_id = uuid.uuid4().hex
     if not line:
         return Outcome([], [], command_id=command_id)
+    line = read_structure(line, state.characters)
     speaker = ctx.speaker
     match = _AT.match(line)
     if match:
@@ -149,6 +151,13 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     if speaker and speaker.upper() == "GM" and not ctx.gm and speaker not in state.characters:
         raise fail(
             "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)", "not gm"
+        )
+    if match and speaker.upper() != "GM" and speaker not in state.characters:
+        known = "、".join(state.characters) or "なし"
+        raise fail(
+            f"@{speaker}: そのキャラクターはいません (いるのは: {known})",
+            f"@{speaker}: no such character (present: {', '.join(state.characters) or 'none'})",
+            "unknown character",
         )
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
@@ -229,13 +238,20 @@ def _roll_or_chat(
 ) -> None:
     who = speaker_name(speaker, ctx.gm)
     who_ja, who_en = who.ja, who.en
-    command = substitute(line, _speaker_refs(emit, tracker, speaker)) if "{" in line else line
+    half = to_half_width(line)  # a dice line typed with an IME: ２Ｄ６＋｛体力｝ (UM-TABLE-01)
+    command = substitute(half, _speaker_refs(emit, tracker, speaker)) if "{" in half else half
     result = None
     if emit.state.system:
         from saikoro.dice.engine import evaluate
         from saikoro.systems import systems
+        from saikoro.systems.hints import why_not_a_command
 
         result = evaluate(command, systems.get_system(emit.state.system), emit.randomizer)
+        unreadable = (
+            why_not_a_command(command, emit.state.system, at_table=True) if result is None else None
+        )
+        if unreadable is not None:  # it looks like a command: refused, not logged as chat
+            raise fail(unreadable.ja, unreadable.en, "unreadable command")
     if result is None:
         emit.add(ev.CHAT, {"text": line}, text=Message(f"{who_ja}: {line}", f"{who_en}: {line}"))
         return
@@ -384,9 +400,10 @@ def _slash(
         return None
     handler = tracker.verbs.get(verb)
     if handler is None:
+        hint = getattr(tracker, "verb_hints", {}).get(verb)
         raise fail(
-            f"/{verb} というコマンドはありません (/help)",
-            f"unknown command /{verb} (see /help)",
+            f"/{verb} というコマンドはありません ({hint.ja if hint else '/help'})",
+            f"unknown command /{verb} ({hint.en if hint else 'see /help'})",
             "unknown command",
         )
     if verb in getattr(tracker, "actorless_verbs", ()):

@@ -112,6 +112,13 @@ class UnmeiTracker(Tracker):
         self.off_turn_verbs = {"fate"}
         #: verbs that need no acting character (the GM may type them for anyone)
         self.actorless_verbs = {"levelup"}
+        #: other systems' verbs typed here: what this system calls them (UM-TABLE-02)
+        self.verb_hints = {
+            "attack": Message(
+                "運命判定d100 では白兵攻撃は /melee 目標、射撃は /shoot 目標 です",
+                "in UnmeiD100 a melee attack is /melee TARGET, a shot /shoot TARGET",
+            ),
+        }
         self.verb_help = {
             "melee 目標 [武器]": Message("白兵攻撃 (UM-MELEE-01)", "melee attack"),
             "shoot 目標 [武器]": Message("射撃攻撃 (UM-RANGED-01)", "ranged attack"),

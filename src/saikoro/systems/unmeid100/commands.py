@@ -16,7 +16,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
 from saikoro.systems.unmeid100 import rules
-from saikoro.systems.unmeid100.help import GLOSSARY_EN, HELP_MESSAGE
+from saikoro.systems.unmeid100.help import GLOSSARY_EN, HELP_MESSAGE, USAGE
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, UnmeiSettings
 
 MAX_GROWTH_ABILITIES = 20
@@ -98,6 +98,7 @@ class UnmeiD100(GameSystem):
     sort_key = "うんめいはんていD100"
     help_message = HELP_MESSAGE
     prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW")
+    usage: ClassVar[dict[str, tuple[str, str]]] = USAGE
     glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     settings: UnmeiSettings = DEFAULT_SETTINGS
 
