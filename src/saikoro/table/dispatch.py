@@ -152,7 +152,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         raise fail(
             "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)", "not gm"
         )
-    if match and speaker.upper() != "GM" and speaker not in state.characters:
+    if match and match.group(1).upper() != "GM" and match.group(1) not in state.characters:
         known = "、".join(state.characters) or "なし"
         raise fail(
             f"@{speaker}: そのキャラクターはいません (いるのは: {known})",

@@ -71,6 +71,17 @@ def _distance(emit: Emit, a: str, b: str) -> int | None:
     return dist.distance(emit.character(a).fields.get("pos"), emit.character(b).fields.get("pos"))
 
 
+def _break_chant(emit: Emit, name: str) -> None:
+    """UM-MAGIC-01: taking damage (any HP loss) while chanting breaks the chant."""
+    emit.set_field(
+        name,
+        "chant",
+        None,
+        rules=("UM-MAGIC-01",),
+        text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
+    )
+
+
 def _english(text: str) -> str:
     return to_english(text, get_system("UnmeiD100"))
 
@@ -156,7 +167,9 @@ class UnmeiTracker(Tracker):
 
     def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
         held = eq.initial_held(
-            getattr(sheet, "weapons", []), getattr(sheet, "held", None), bool(sheet.shield)
+            getattr(sheet, "weapons", []),
+            getattr(sheet, "held", None),
+            bool(getattr(sheet, "shield", False)),
         )
         return {
             "fate_left": int(getattr(sheet, "fate_uses", 0)),
@@ -464,13 +477,7 @@ class UnmeiTracker(Tracker):
             },
         )
         if outcome.chant_broken:
-            emit.set_field(
-                target,
-                "chant",
-                None,
-                rules=("UM-MAGIC-01",),
-                text=Message(f"{target} の詠唱が途切れた", f"{target}'s chant is broken"),
-            )
+            _break_chant(emit, target)
         if outcome.dying_check_due:
             self.dying(emit, target)
 
@@ -948,13 +955,7 @@ class UnmeiTracker(Tracker):
         for name in dict.fromkeys(hurt):
             character = emit.state.characters.get(name)
             if character is not None and character.fields.get("chant"):
-                emit.set_field(
-                    name,
-                    "chant",
-                    None,
-                    rules=("UM-MAGIC-01",),
-                    text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
-                )
+                _break_chant(emit, name)
         dropped = [
             e.data["name"]
             for e in emit.events

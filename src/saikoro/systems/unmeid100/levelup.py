@@ -10,11 +10,12 @@ follows the new level from the next reset (``/gm fate reset``; UM-FATE-01/UM-LEV
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from saikoro.i18n import Message
 from saikoro.sheets import sheet_from_data
 from saikoro.systems.unmeid100 import rules as um
+from saikoro.systems.unmeid100.sheet import UnmeiSheet
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character
@@ -79,6 +80,7 @@ def levelup(tracker: Tracker, emit: Emit, actor: str, args: list[str]) -> None:
     character = emit.character(name)
     _may_level(emit, name, actor)
     sheet = sheet_from_data(character.sheet)
+    assert isinstance(sheet, UnmeiSheet)
     pending = bool(character.fields.get(PENDING))
     if len(args) == 2:
         _pick(tracker, emit, name, sheet, args[1], pending)
@@ -144,7 +146,9 @@ def levelup(tracker: Tracker, emit: Emit, actor: str, args: list[str]) -> None:
         )
 
 
-def _pick(tracker: Tracker, emit: Emit, name: str, sheet: Any, ability: str, pending: bool) -> None:
+def _pick(
+    tracker: Tracker, emit: Emit, name: str, sheet: UnmeiSheet, ability: str, pending: bool
+) -> None:
     if not pending:
         raise fail(
             f"{name} が選んで上げる能力値はありません (どれかが成長したときは選べません)",
