@@ -26,7 +26,7 @@ from saikoro.store import open_store
 from saikoro.table import events as ev
 from saikoro.table.events import Event
 from saikoro.table.session import TableSession
-from saikoro.table.state import _apply_in_place
+from saikoro.table.state import apply_in_place
 
 SHEETS = Path(__file__).resolve().parents[1] / "tests" / "table" / "sheets"
 BATCH = 500
@@ -63,7 +63,7 @@ def fill(session: TableSession, total: int) -> None:
                 )
         seen = state.version
         for e in batch:
-            _apply_in_place(state, e)
+            apply_in_place(state, e)
         store.append(room, seen, batch, snapshot=state)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import subprocess
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,10 +73,13 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    # One server per checkout: test runs of two checkouts on one machine (worktrees) must
+    # not share a cluster that the first run to finish stops under the other.
+    checkout = zlib.crc32(str(REPO).encode())
     env = {
         **os.environ,
-        "SAIKORO_TEST_PG_PORT": "54330",
-        "SAIKORO_TEST_PG_DIR": "/tmp/saikoro-pytest-pg",
+        "SAIKORO_TEST_PG_PORT": str(54330 + checkout % 1000),
+        "SAIKORO_TEST_PG_DIR": f"/tmp/saikoro-pytest-pg-{checkout:08x}",
     }
     started = subprocess.run(
         ["bash", str(script), "start"], capture_output=True, text=True, env=env, timeout=120

@@ -3,7 +3,9 @@
 Three inputs, all read statically (no test is run):
 
 - the rules spec (``RULES.md``): every ``- **XX-AREA-NN …**`` bullet is a rule; its system is
-  the one named in the enclosing ``## System …`` heading (``ID `LittleWorld```);
+  the one named in the enclosing ``## System …`` heading (``ID `<SystemID>```); a registered
+  system that RULES.md lacks brings its own spec and reference (its manifest's
+  ``rules_spec`` / ``rules_reference``);
 - the shipped rules references ``docs/rules/<SystemID>.md``: a rule whose line there says
   "GM decides" (or 「GMが判断」) and not "implemented" is not implementable — the GM rules on
   it — and needs no test; every other rule does;
@@ -323,6 +325,27 @@ def scan_tests(directory: str | Path | None = None) -> list[TestRef]:
     return refs
 
 
+# ---------------------------------------------------------------- registered systems
+
+
+def registered_rules(in_spec: set[str]) -> tuple[str, dict[str, tuple[str, str]]]:
+    """The rules of registered systems that RULES.md does not have: each manifest's own
+    ``rules_spec`` (RULES.md's format) and ``rules_reference`` (docs/rules's format)."""
+    from saikoro.systems import manifests
+
+    spec = ""
+    statuses: dict[str, tuple[str, str]] = {}
+    for manifest in manifests():
+        if manifest.id in in_spec:
+            continue
+        spec += "\n" + (manifest.read_text(manifest.rules_spec) or "")
+        for rule_id, value in parse_reference(
+            manifest.read_text(manifest.rules_reference) or ""
+        ).items():
+            statuses.setdefault(rule_id, value)
+    return spec, statuses
+
+
 # ---------------------------------------------------------------- the report
 
 
@@ -362,6 +385,8 @@ def coverage(
 ) -> CoverageReport:
     """The report for ``system`` (all when None) from the default or given locations."""
     spec_text, spec_where = read_spec(spec)
+    own_spec, own_references = registered_rules({r.system for r in parse_spec(spec_text)})
+    spec_text += own_spec
     known_systems = {r.system for r in parse_spec(spec_text)}
     if system is not None and system not in known_systems:
         known = ", ".join(sorted(known_systems))
@@ -373,6 +398,8 @@ def coverage(
             reason="unknown system",
         )
     statuses, files = read_references(references)
+    for rule_id, value in own_references.items():
+        statuses.setdefault(rule_id, value)
     return build_report(
         spec_text,
         scan_tests(tests),

@@ -1,7 +1,7 @@
 """Character sheets shared by every system: the common base, file I/O, readable validation errors.
 
-Each game system defines its own pydantic sheet (``saikoro.systems.<id>.sheet``)
-that subclasses :class:`SheetBase` with ``system`` fixed to its ID. Files are JSON
+Each game system defines its own pydantic sheet (its manifest's ``sheet``, in
+``saikoro/systems/<id>/``) that subclasses :class:`SheetBase` with ``system`` fixed to its ID. Files are JSON
 (``.json``) or YAML (``.yaml``/``.yml``); :func:`load_sheet` picks the class from
 the file's ``system`` field.
 """
@@ -9,7 +9,6 @@ the file's ``system`` field.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
 from pathlib import Path
 from typing import Any, ClassVar
@@ -19,13 +18,6 @@ from pydantic_core import PydanticCustomError
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-
-#: system ID → "module:class" of its sheet model.
-SHEET_CLASSES: dict[str, str] = {
-    "LittleWorld": "saikoro.systems.littleworld.sheet:LittleWorldSheet",
-    "UnmeiD100": "saikoro.systems.unmeid100.sheet:UnmeiSheet",
-}
-
 
 #: The largest sheet file read (a real sheet is a few KiB; YAML parses at about 1 MB/s).
 MAX_SHEET_BYTES = 1024 * 1024
@@ -67,17 +59,30 @@ class SheetBase(BaseModel):
         return {"HP": self.hp, "MHP": self.max_hp, "最大HP": self.max_hp}
 
 
+def sheet_systems() -> list[str]:
+    """IDs of the game systems that have a character sheet (their manifest's ``sheet``)."""
+    from saikoro.systems import with_part
+
+    return with_part("sheet")
+
+
 def sheet_class(system: str) -> type[SheetBase]:
-    location = SHEET_CLASSES.get(system)
-    if location is None:
+    """The sheet model of a system (from its manifest); SheetError when it has none."""
+    from saikoro.systems import manifest
+
+    try:
+        cls = manifest(system).sheet_class()
+    except KeyError:
+        cls = None
+    if cls is None:
+        known = ", ".join(sheet_systems())
         raise SheetError(
             Message(
-                f"シートのゲームシステム {system!r} はありません ({', '.join(SHEET_CLASSES)})",
-                f"no sheet for game system {system!r} ({', '.join(SHEET_CLASSES)})",
+                f"シートのゲームシステム {system!r} はありません ({known})",
+                f"no sheet for game system {system!r} ({known})",
             )
         )
-    module, _, name = location.partition(":")
-    return getattr(importlib.import_module(module), name)
+    return cls
 
 
 #: pydantic's own error types → (Japanese, English) message templates; ``{name}`` is a

@@ -110,11 +110,11 @@ def test_char_add_reads_tool_files(
 def test_table_dispatcher_hook(
     tmp_path: Path, udonarium_lw_zip: bytes, ccfolia_unmei_json: bytes
 ) -> None:
-    """``saikoro.table.dispatch`` asks ``saikoro.transfer`` for tool files (``/char add``)."""
+    """A front end registers ``saikoro.transfer``'s readers with the table (``/char add``)."""
     import saikoro.transfer
     from saikoro.table import dispatch
 
-    saikoro.transfer._register_with_table()  # what importing it does once dispatch is loaded
+    saikoro.transfer.register_with_table()  # what saikoro play does before opening a room
     assert {".zip", ".xml", ".json"} <= set(dispatch.SHEET_IMPORTERS)
     (tmp_path / "mina.zip").write_bytes(udonarium_lw_zip)
     (tmp_path / "garudo.json").write_bytes(ccfolia_unmei_json)

@@ -23,13 +23,13 @@ def _is_sheet(path: Path) -> bool:
     """A character sheet file (examples/ also holds scripts and other files)."""
     import yaml
 
-    from saikoro.sheets import SHEET_CLASSES
+    from saikoro.sheets import sheet_systems
 
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))  # YAML reads JSON too
     except (OSError, yaml.YAMLError):
         return False
-    return isinstance(data, dict) and data.get("system") in SHEET_CLASSES
+    return isinstance(data, dict) and data.get("system") in sheet_systems()
 
 
 EXAMPLES = sorted(

@@ -20,7 +20,7 @@ SUBCOMMAND_MODULES = ("play", "serve", "transfer", "odds", "rules")
 app = typer.Typer(
     name="saikoro",
     help="saikoro (サイコロ): BCDice-compatible dice bot and GM's table for "
-    "帽子世界TRPG (LittleWorld) and 運命判定d100 (UnmeiD100).",
+    "帽子世界TRPG, 運命判定d100 and every game system in saikoro/systems/.",
     no_args_is_help=False,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -142,7 +142,9 @@ def run_play(
     from saikoro.i18n import current_lang
     from saikoro.store import open_store
     from saikoro.table.session import TableSession
+    from saikoro.transfer import register_with_table
 
+    register_with_table()  # /char add reads Udonarium and CCFOLIA files too
     lang = current_lang()
 
     def fatal(error: SaikoroError) -> int:
@@ -194,7 +196,7 @@ def run_play(
             else:
                 outcome = _carry_out(session, line)
             if isinstance(outcome, SaikoroError):
-                error = outcome
+                failed = outcome
                 status = 1
                 if as_json:
                     print(
@@ -202,16 +204,16 @@ def run_play(
                             {
                                 "line": line,
                                 "ok": False,
-                                "reason": error.reason,
-                                "ja": error.message.ja,
-                                "en": error.message.en,
+                                "reason": failed.reason,
+                                "ja": failed.message.ja,
+                                "en": failed.message.en,
                             },
                             ensure_ascii=False,
                         ),
                         flush=True,
                     )
                 else:
-                    print(f"エラー / error: {error.message.both()}", flush=True)
+                    print(f"エラー / error: {failed.message.both()}", flush=True)
                 continue
             if as_json:
                 body: dict[str, Any] = {

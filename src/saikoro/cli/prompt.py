@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from saikoro.cli.report import print_error
 from saikoro.errors import SaikoroError
@@ -12,13 +13,13 @@ from saikoro.i18n import Message
 
 HELP = Message(
     "ダイスコマンドを入力してください (例: 2D6>=7, 1D100<=65, 3B6>=4, choice[a,b], x3 2D6)。\n"
-    "  /system ID   ゲームシステムを切り替える (DiceBot, LittleWorld, UnmeiD100)\n"
+    "  /system ID   ゲームシステムを切り替える ({systems})\n"
     "  /systems     ゲームシステムの一覧\n"
     "  /help        このヘルプとシステムのヘルプ\n"
     "  /manual      手元のダイスの出目を入力するモードを切り替える\n"
     "  /quit        終了 (Ctrl-D でも終了)",
     "Type a dice command (e.g. 2D6>=7, 1D100<=65, 3B6>=4, choice[a,b], x3 2D6).\n"
-    "  /system ID   switch game system (DiceBot, LittleWorld, UnmeiD100)\n"
+    "  /system ID   switch game system ({systems})\n"
     "  /systems     list game systems\n"
     "  /help        this help and the system's help\n"
     "  /manual      toggle typing in physical dice\n"
@@ -52,7 +53,7 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
     from saikoro.systems import systems
 
     interactive = sys.stdin.isatty()
-    state = {"system": systems.get_system(system).id, "manual": False}
+    state: dict[str, Any] = {"system": systems.get_system(system).id, "manual": False}
     if interactive:
         print(f"saikoro — {HELP.text(lang).splitlines()[0]}")
     for raw in _lines(interactive, lambda: f"{state['system']}> "):
@@ -63,7 +64,7 @@ def run_prompt(system: str = "DiceBot", lang: str = "ja") -> None:
             if line in ("/quit", "/exit", "/q"):
                 return
             if line == "/help":
-                print(HELP.text(lang))
+                print(HELP.text(lang).format(systems=", ".join(systems)))
                 print(systems[state["system"]].help_message)
             elif line == "/systems":
                 for s in systems.sorted_by_sort_key():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -188,6 +189,10 @@ def run(argv: list[str]) -> int:
         return 1
 
 
+def _typed_face(answer: str, _sides: int) -> str:
+    return answer
+
+
 def ask_die(sides: int) -> int:
     """Ask the player for one physical die, until they type a face of it."""
     from saikoro.dice.randomizer import ManualSource
@@ -201,6 +206,6 @@ def ask_die(sides: int) -> int:
                 Message("出目の入力が終わりました", "input ended before every die was typed")
             ) from None
         try:
-            return ManualSource(lambda _s, a=answer: a).roll(sides)
+            return ManualSource(functools.partial(_typed_face, answer)).roll(sides)
         except DiceInputError as error:
             print(error.message.both(), file=sys.stderr)

@@ -24,7 +24,7 @@ def register(app: typer.Typer) -> None:
     @rules_app.command("coverage")
     def coverage_command(
         system: Optional[str] = typer.Option(  # noqa: UP045 (Typer needs Optional)
-            None, "--system", "-s", help="LittleWorld or UnmeiD100 (default: both)"
+            None, "--system", "-s", help="a system ID (default: every system with rules)"
         ),
         as_json: bool = typer.Option(False, "--json", help="JSON output"),
         spec: Optional[str] = typer.Option(  # noqa: UP045

@@ -25,7 +25,7 @@ export_app = typer.Typer(
 
 FILE_HELP = "character file ('-' = stdin)"
 SYSTEM_HELP = (
-    "game system of the sheet: LittleWorld or UnmeiD100"
+    "game system ID of the sheet"
     " (optional for saikoro exports and a Udonarium palette dicebot of those)"
 )
 OUT_HELP = "sheet file to write (.json/.yaml); stdout (JSON) when omitted"

@@ -53,7 +53,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
 if TYPE_CHECKING:
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 __all__ = [
     "CMP_OP_TEXT",
@@ -486,7 +486,7 @@ _PAREN_ARITH = re.compile(r"\([0-9/+*\-CURF]+\)")
 _IMPLICIT_D = re.compile(r"([0-9]+)[Dd]([^A-Za-z0-9_]|$)")
 
 
-def preprocess(text: str, system: GameSystem) -> str:
+def preprocess(text: str, system: DiceSystem) -> str:
     """BCDice's ``Preprocessor.process`` (used before a system's own commands).
 
     ``"1d6+4D+(3*4) comment"`` → ``"1d6+4D6+12"``.

@@ -14,8 +14,7 @@ order. Each module exposes
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from saikoro.dice.arith import preprocess
 from saikoro.dice.normalize import normalize
@@ -23,7 +22,7 @@ from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
 
 if TYPE_CHECKING:
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 #: The common commands in the order BCDice tries them.
 COMMON_COMMANDS: tuple[str, ...] = (
@@ -38,30 +37,37 @@ COMMON_COMMANDS: tuple[str, ...] = (
     "upper_dice",
 )
 
-_modules: list[ModuleType] = []
+
+class CommandModule(Protocol):
+    """A common command module (``saikoro.dice.commands.<name>``)."""
+
+    PREFIX_PATTERN: str
+
+    def evaluate(
+        self, text: str, system: DiceSystem, randomizer: Randomizer
+    ) -> RollResult | None: ...
 
 
-def common_command_modules() -> list[ModuleType]:
+_modules: list[CommandModule] = []
+
+
+def common_command_modules() -> list[CommandModule]:
     """The common command modules, imported on first use (CLI start-up stays fast)."""
     if not _modules:
         loaded = [
-            importlib.import_module(f"saikoro.dice.commands.{name}") for name in COMMON_COMMANDS
+            cast(CommandModule, importlib.import_module(f"saikoro.dice.commands.{name}"))
+            for name in COMMON_COMMANDS
         ]
         _modules[:] = loaded
     return _modules
 
 
-def _prefix_patterns() -> tuple[str, ...]:
+def common_prefix_patterns() -> tuple[str, ...]:
+    """The regex sources of the starts of the common commands (for ``command_pattern``)."""
     return tuple(m.PREFIX_PATTERN for m in common_command_modules())
 
 
-def __getattr__(name: str) -> object:
-    if name == "COMMON_PREFIX_PATTERNS":
-        return _prefix_patterns()
-    raise AttributeError(name)
-
-
-def eval_specific(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def eval_specific(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     """The system's own command, as BCDice's ``dice_command``.
 
     The text is preprocessed first (first word only, ``(8/2)`` → ``4``, ``2D`` → ``2D6``),
@@ -88,11 +94,11 @@ def eval_specific(text: str, system: GameSystem, randomizer: Randomizer) -> Roll
 #: declines rolls no dice, so starting with the module that answered before changes no
 #: outcome; it saves the parse attempts of the modules before it (Repeat runs its text
 #: many times).
-_ANSWERED_BY: dict[tuple[type, str], ModuleType] = {}
+_ANSWERED_BY: dict[tuple[type, str], CommandModule] = {}
 _ANSWERED_BY_SIZE = 4096
 
 
-def evaluate_normalized(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def evaluate_normalized(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     """Evaluate already-normalized text once (Repeat calls this for each repetition)."""
     if system.prefixes_pattern is not None:  # the system has commands of its own
         result = eval_specific(text, system, randomizer)
@@ -114,7 +120,7 @@ def evaluate_normalized(text: str, system: GameSystem, randomizer: Randomizer) -
     return None
 
 
-def evaluate(command: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def evaluate(command: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     """Evaluate one chat line; None when it is not a command of ``system``.
 
     The result carries every die rolled (``rands``) and a warning for each limit hit.

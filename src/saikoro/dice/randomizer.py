@@ -59,7 +59,8 @@ class RandomSource:
     yields_faces = True
 
     def __init__(self) -> None:
-        self.roll_below = _PROCESS_RNG._randbelow  # 0..n-1, uniform, no argument checks
+        # 0..n-1, uniform, no argument checks (a private method of random.Random)
+        self.roll_below: Callable[[int], int] = _PROCESS_RNG._randbelow  # type: ignore[attr-defined]
 
     def roll(self, sides: int) -> int:
         return self.roll_below(sides) + 1

@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 #: The generic commands' words (BCDice's en_us locale where it has one).
 GENERIC_EN: dict[str, str] = {
@@ -46,7 +46,7 @@ def _translator(glossary: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str],
     return re.compile("|".join(map(re.escape, keys))), table
 
 
-def to_english(text: str, system: GameSystem | None = None) -> str:
+def to_english(text: str, system: DiceSystem | None = None) -> str:
     """``text`` with every known Japanese result word replaced by its English."""
     glossary = tuple(sorted(getattr(system, "glossary_en", {}).items())) if system else ()
     pattern, table = _translator(glossary)

@@ -174,9 +174,7 @@ class _Counting:
 
 
 def _plain_sum(run: Runner) -> convolution.PlainSum | None:
-    from saikoro.systems.base import GameSystem
-
-    if type(run.system).check_sum is not GameSystem.check_sum:
+    if run.system.judges_sums:
         return None  # the system judges sums (criticals): not a plain sum
     plain = convolution.parse_plain_sum(run.text, run.system.sides_implicit_d)
     if plain is None or not convolution.agrees_with_evaluator(plain, run):
@@ -231,7 +229,10 @@ def _from_enumeration(
         context=_with_comparison(run, found.context),
         example=_text(found.example),
         words=word_breakdown(words),  # type: ignore[arg-type]
-        **{flag: _flag_probability(found.outcomes, flag) for flag in FLAGS},
+        success=_flag_probability(found.outcomes, "success"),
+        failure=_flag_probability(found.outcomes, "failure"),
+        critical=_flag_probability(found.outcomes, "critical"),
+        fumble=_flag_probability(found.outcomes, "fumble"),
     )
 
 
@@ -274,9 +275,12 @@ def _from_sample(run: Runner, sample: montecarlo.Sample) -> Odds:
         mean_interval=sample.mean_interval(),
         context=_with_comparison(run, sample.context),
         example=_text(sample.example),
-        words=word_breakdown({w: c / sample.n for w, c in sample.words.items()}),  # type: ignore[arg-type]
+        words=word_breakdown({w: c / sample.n for w, c in sample.words.items()}),
         time_limited=sample.time_limited,
-        **{flag: sample.probability(flag) for flag in FLAGS},
+        success=sample.probability("success"),
+        failure=sample.probability("failure"),
+        critical=sample.probability("critical"),
+        fumble=sample.probability("fumble"),
     )
 
 

@@ -1,6 +1,6 @@
 """Exact odds of order-free commands of identical dice by enumerating sorted faces.
 
-``10D6KH3``, ``10D6>=30`` in LittleWorld (criticals count sixes) or ``8B6>=4`` roll n
+``10D6KH3``, ``10D6>=30`` in 帽子世界TRPG (criticals count sixes) or ``8B6>=4`` roll n
 dice of s sides whose order does not change the outcome. Instead of sⁿ sequences,
 each multiset of faces (C(n+s−1, n) of them) is run once through the real evaluator
 and weighted by its number of orderings, n! / Π kᵢ!.

@@ -45,8 +45,8 @@ class Odds:
     probability; ``mean``/``stdev`` describe it (None when the command has no value).
     ``value_probability`` is the chance that the command has a value at all (below 1
     for commands that sometimes give none). ``context`` holds the system's details that
-    are the same for every outcome — the difficulty band of a LittleWorld check, the
-    rate of a UnmeiD100 check — shown next to the chance. ``words`` breaks the
+    are the same for every outcome — the difficulty band of a 帽子世界TRPG check, the
+    rate of a 運命判定d100 check — shown next to the chance. ``words`` breaks the
     outcomes down by the result's last word (the text after the last ``＞``: 命中,
     アーマークラスに防がれた, …) when there are few of them and not all are numbers.
     ``example`` is the text of one run.
@@ -87,7 +87,8 @@ class Odds:
         """The probability of ``flag`` (one of :data:`FLAGS`)."""
         if flag not in FLAGS:
             raise KeyError(flag)
-        return getattr(self, flag)
+        found: Probability = getattr(self, flag)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         """The ``saikoro odds --json`` body (probabilities as floats); ``repeat`` and

@@ -19,32 +19,24 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
-from saikoro.errors import BCDICE_API_REASONS, SaikoroError
+from saikoro.errors import SaikoroError
 from saikoro.server.fastpath import FastRollMiddleware
 from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
-from saikoro.server.routes_v2 import RollTimeoutError, router
+from saikoro.server.routes_v2 import error_status_and_body, router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
-saikoro's engine: BCDice's generic commands plus 帽子世界TRPG (`LittleWorld`) and
-運命判定d100 (`UnmeiD100`). Point any BCDice-API client (Udonarium, CCFOLIA-style
+saikoro's engine: BCDice's generic commands plus the game systems listed by
+`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client (Udonarium, CCFOLIA-style
 tools, Discord bots) at this server's base URL.
 """
 
 
 def _error(status: int, reason: str, message: str | None = None) -> JSONResponse:
     return JSONResponse(error_json(reason, message), status_code=status)
-
-
-def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
-    """BCDice-API's status and body for one of saikoro's errors."""
-    if error.reason in BCDICE_API_REASONS:  # BCDice-API's own errors: its body exactly
-        return 400, error_json(error.reason)
-    status = 503 if isinstance(error, RollTimeoutError) else 400
-    return status, error_json(error.reason, error.message.both())
 
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
@@ -64,17 +56,6 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     return _error(400, "bad request", "リクエストの形式が正しくありません / malformed request")
-
-
-def game_system_list() -> dict[str, list[dict[str, str]]]:
-    from saikoro.systems import systems
-
-    return {
-        "game_system": [
-            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
-            for s in systems.sorted_by_sort_key()
-        ]
-    }
 
 
 def create_app(

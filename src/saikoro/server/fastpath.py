@@ -41,8 +41,7 @@ class FastRollMiddleware:
         await self.app(scope, receive, send)
 
     async def _roll(self, system_id: str, scope: Scope, send: Send) -> None:
-        from saikoro.server.app import error_status_and_body
-        from saikoro.server.routes_v2 import roll_body
+        from saikoro.server.routes_v2 import error_status_and_body, roll_body
 
         # As Starlette's QueryParams: latin-1 query, last value wins.
         query = dict(parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True))

@@ -44,7 +44,9 @@ def error_body(reason: str, message: str | None = None) -> bytes:
     return json.dumps(error_json(reason, message), ensure_ascii=False).encode("utf-8")
 
 
-async def send_json(send: Send, status: int, body: bytes, extra: list | None = None) -> None:
+async def send_json(
+    send: Send, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),

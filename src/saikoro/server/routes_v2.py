@@ -16,9 +16,10 @@ from fastapi.responses import JSONResponse
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource, Randomizer, RandomSource
-from saikoro.errors import SaikoroError, UnsupportedCommandError
+from saikoro.errors import BCDICE_API_REASONS, SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message
 from saikoro.server import schemas
+from saikoro.server.middleware import error_json
 
 #: The BCDice-API release whose v2 API this server implements.
 API_VERSION = "2.0.1"
@@ -85,15 +86,32 @@ async def admin() -> JSONResponse:
     return JSONResponse(admin_info())
 
 
+def error_status_and_body(error: SaikoroError) -> tuple[int, dict[str, object]]:
+    """BCDice-API's status and body for one of saikoro's errors."""
+    if error.reason in BCDICE_API_REASONS:  # BCDice-API's own errors: its body exactly
+        return 400, error_json(error.reason)
+    status = 503 if isinstance(error, RollTimeoutError) else 400
+    return status, error_json(error.reason, error.message.both())
+
+
+def game_system_list_body() -> dict[str, list[dict[str, str]]]:
+    from saikoro.systems import systems
+
+    return {
+        "game_system": [
+            {"id": s.id, "name": s.name, "sort_key": s.sort_key}
+            for s in systems.sorted_by_sort_key()
+        ]
+    }
+
+
 @router.get(
     "/game_system", response_model=schemas.GameSystemListBody, summary="Game systems by sort key"
 )
 async def game_system_list(request: Request) -> JSONResponse:
     state = request.app.state
     if state.game_system_list is None:
-        from saikoro.server.app import game_system_list
-
-        state.game_system_list = game_system_list()
+        state.game_system_list = game_system_list_body()
     return JSONResponse(state.game_system_list)
 
 
@@ -197,4 +215,11 @@ async def original_table(
     return JSONResponse({"ok": True, "text": result.text, "rands": result.to_json()["rands"]})
 
 
-__all__ = ["RollTimeoutError", "admin_info", "roll_body", "router"]
+__all__ = [
+    "RollTimeoutError",
+    "admin_info",
+    "error_status_and_body",
+    "game_system_list_body",
+    "roll_body",
+    "router",
+]

@@ -6,6 +6,7 @@ default, PostgreSQL for a ``postgresql://`` URL (driver psycopg 3).
 
 from __future__ import annotations
 
-from saikoro.store.sql import RoomRecord, SqlStore, StoreError, VersionConflict, open_store
+from saikoro.store.sql import SqlStore, StoreError, open_store
+from saikoro.table.storage import RoomRecord, VersionConflict
 
 __all__ = ["RoomRecord", "SqlStore", "StoreError", "VersionConflict", "open_store"]

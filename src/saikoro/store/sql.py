@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,7 +36,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, S
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, _apply_in_place, replay
+from saikoro.table.state import RoomState, apply_in_place, replay
+from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, VersionConflict
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ rooms = Table(
     "saikoro_rooms",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(200), nullable=False),
+    Column("name", String(ROOM_NAME_LENGTH), nullable=False),
     Column("system", String(64), nullable=False),
     Column("version", Integer, nullable=False, default=0),
     UniqueConstraint("name", name="uq_saikoro_rooms_name"),
@@ -77,18 +77,6 @@ snapshots = Table(
 
 class StoreError(SaikoroError):
     reason = "store error"
-
-
-class VersionConflict(Exception):
-    """Another writer appended first; re-read the room and try again."""
-
-
-@dataclass(frozen=True)
-class RoomRecord:
-    id: int
-    name: str
-    system: str
-    version: int
 
 
 def database_url(url_or_path: str) -> str:
@@ -149,9 +137,11 @@ class SqlStore:
         """Create a room whose first event is ``first``; an existing room is returned as is."""
         try:
             with self.engine.begin() as conn:
-                room_id = conn.execute(
+                inserted = conn.execute(
                     insert(rooms).values(name=name, system=system, version=1)
-                ).inserted_primary_key[0]
+                ).inserted_primary_key
+                assert inserted is not None
+                room_id = inserted[0]
                 conn.execute(
                     insert(events).values(
                         room_id=room_id,
@@ -219,7 +209,7 @@ class SqlStore:
                 .order_by(events.c.seq)
             ).all()
             for row in rows:
-                _apply_in_place(state, Event.from_json(json.loads(row.body)))
+                apply_in_place(state, Event.from_json(json.loads(row.body)))
             new_events, after, result = produce(state)
             if not new_events:
                 return state, result

@@ -1,53 +1,126 @@
 """The registry of game systems, keyed by BCDice-style ID.
 
-Systems are imported on first use so that the CLI starts fast. A new system adds
-one line to ``_BUILTIN`` (or calls :meth:`SystemRegistry.register`); the engine
-is never touched.
+Each game system is one folder ``saikoro/systems/<id>/`` whose ``__init__.py`` defines
+``MANIFEST`` (:class:`~saikoro.systems.manifest.SystemManifest`); the generic ``DiceBot``
+is the module ``dicebot.py``. The registry finds them by listing this package (nothing
+names them here), and loads a system on first use so that the CLI starts fast: looking up
+an ID first tries the folder named like the ID in lower case. Systems from elsewhere
+register with :func:`register_package` (or :func:`register_manifest`), or are named in the
+environment variable ``SAIKORO_SYSTEMS`` (comma-separated package names) so that every
+front end of a process picks them up.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import pkgutil
 import sys
 import types
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from saikoro.errors import UnsupportedSystemError
 from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
+from saikoro.systems.manifest import SystemManifest
 
-_BUILTIN: dict[str, str] = {
-    "DiceBot": "saikoro.systems.dicebot:DiceBot",
-    "LittleWorld": "saikoro.systems.littleworld:LittleWorld",
-    "UnmeiD100": "saikoro.systems.unmeid100:UnmeiD100",
-}
+#: Modules of this package that are not game systems.
+_NOT_SYSTEMS = frozenset({"base", "manifest", "hints"})
+#: Extra system packages to register in every process (comma-separated).
+ENV_VAR = "SAIKORO_SYSTEMS"
 
 
 class SystemRegistry(Mapping[str, GameSystem]):
-    """Maps a system ID to its (lazily loaded, stateless) :class:`GameSystem`."""
+    """Maps a system ID to its (lazily loaded, stateless) :class:`GameSystem`; the
+    :class:`SystemManifest` of each is :meth:`manifest`."""
 
-    def __init__(self, locations: dict[str, str]) -> None:
-        self._locations = dict(locations)
-        self._loaded: dict[str, GameSystem] = {}
+    def __init__(self, package: str) -> None:
+        self._package = package
+        self._manifests: dict[str, SystemManifest] = {}
+        self._games: dict[str, GameSystem] = {}
+        self._discovered = False
+        self._settings: dict[tuple[str, str], Any] = {}
+        self._configured: dict[tuple[str, str], GameSystem] = {}
 
-    def register(self, system: GameSystem) -> None:
-        self._loaded[system.id] = system
-        self._locations.setdefault(system.id, "")
+    # -- registration ----------------------------------------------------------------
+    def register_manifest(self, manifest: SystemManifest) -> None:
+        self.unregister(manifest.id)
+        self._manifests[manifest.id] = manifest
+
+    def register_package(self, package: str) -> SystemManifest:
+        """Register the system whose package (``package.MANIFEST``) is named."""
+        manifest = getattr(importlib.import_module(package), "MANIFEST", None)
+        if not isinstance(manifest, SystemManifest):
+            raise TypeError(f"{package} defines no MANIFEST (a SystemManifest)")
+        self.register_manifest(manifest)
+        return manifest
+
+    def unregister(self, system_id: str) -> None:
+        self._manifests.pop(system_id, None)
+        self._games.pop(system_id, None)
+        for cache in (self._settings, self._configured):
+            for key in [k for k in cache if k[0] == system_id]:
+                del cache[key]
+
+    def _try_module(self, name: str) -> None:
+        try:
+            module = importlib.import_module(f"{self._package}.{name}")
+        except ModuleNotFoundError:
+            return
+        manifest = getattr(module, "MANIFEST", None)
+        if isinstance(manifest, SystemManifest):
+            self._manifests.setdefault(manifest.id, manifest)
+
+    def _discover(self) -> None:
+        if self._discovered:
+            return
+        self._discovered = True
+        package = sys.modules[self._package]
+        names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
+        for name in sorted(names, key=lambda n: n != "dicebot"):  # the generic system first
+            if name not in _NOT_SYSTEMS:
+                self._try_module(name)
+        for extra in filter(None, os.environ.get(ENV_VAR, "").split(",")):
+            self.register_package(extra.strip())
+
+    # -- look-up ---------------------------------------------------------------------
+    def manifest(self, system_id: str) -> SystemManifest:
+        """The system's manifest; KeyError when there is no such system."""
+        if system_id not in self._manifests and not self._discovered:
+            if system_id.isidentifier() and system_id.lower() not in _NOT_SYSTEMS:
+                self._try_module(system_id.lower())
+            if system_id not in self._manifests:
+                self._discover()
+        return self._manifests[system_id]
+
+    def manifests(self) -> list[SystemManifest]:
+        self._discover()
+        return list(self._manifests.values())
 
     def __getitem__(self, system_id: str) -> GameSystem:
-        if system_id not in self._loaded:
-            location = self._locations.get(system_id)
-            if not location:
-                raise KeyError(system_id)
-            module_name, _, class_name = location.partition(":")
-            self._loaded[system_id] = getattr(importlib.import_module(module_name), class_name)()
-        return self._loaded[system_id]
+        game = self._games.get(system_id)
+        if game is None:
+            game = self._games[system_id] = self.manifest(system_id).game_class()()
+        return game
+
+    def __contains__(self, system_id: object) -> bool:
+        if not isinstance(system_id, str):
+            return False
+        try:
+            self.manifest(system_id)
+        except KeyError:
+            return False
+        return True
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._locations)
+        self._discover()
+        return iter(list(self._manifests))
 
     def __len__(self) -> int:
-        return len(self._locations)
+        self._discover()
+        return len(self._manifests)
 
     def get_system(self, system_id: str) -> GameSystem:
         """The system, or :class:`UnsupportedSystemError` with a bilingual message."""
@@ -56,9 +129,9 @@ class SystemRegistry(Mapping[str, GameSystem]):
         except KeyError:
             from saikoro.systems.hints import resolve_system_id, suggest_system_id
 
-            known = ", ".join(self._locations)
-            meant = resolve_system_id(system_id)
-            meant = meant if meant != system_id else suggest_system_id(system_id)
+            known = ", ".join(self)
+            same = resolve_system_id(system_id)
+            meant = same if same != system_id else suggest_system_id(system_id)
             ja = f" もしかして {meant}?" if meant else ""
             en = f" Did you mean {meant}?" if meant else ""
             raise UnsupportedSystemError(
@@ -71,14 +144,48 @@ class SystemRegistry(Mapping[str, GameSystem]):
     def sorted_by_sort_key(self) -> list[GameSystem]:
         return sorted((self[i] for i in self), key=lambda s: s.sort_key)
 
+    # -- house rules -------------------------------------------------------------------
+    def settings(self, system_id: str, overrides: Mapping[str, Any] | None = None) -> Any:
+        """The system's house rules: its settings' defaults with ``overrides`` (the room's
+        ``/gm setting`` changes, or ``saikoro roll --setting``); None for a system without
+        settings. Raises pydantic's ValidationError for a bad override."""
+        key = (system_id, json.dumps(dict(overrides or {}), sort_keys=True, ensure_ascii=False))
+        if key not in self._settings:
+            cls = self.manifest(system_id).settings_class()
+            self._settings[key] = cls.model_validate(json.loads(key[1])) if cls else None
+        return self._settings[key]
 
-systems = SystemRegistry(_BUILTIN)
+    def configured(self, system_id: str, overrides: Mapping[str, Any] | None = None) -> GameSystem:
+        """The system playing by house rules: typed commands and the tracker alike."""
+        if not overrides:
+            return self[system_id]
+        settings = self.settings(system_id, overrides)
+        if settings is None:
+            return self[system_id]
+        key = (system_id, json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False))
+        if key not in self._configured:
+            self._configured[key] = self.manifest(system_id).game_class()(settings)
+        return self._configured[key]
+
+    def with_part(self, part: str) -> list[str]:
+        """IDs of the systems whose manifest has ``part`` (``"sheet"``, ``"tracker"``, …)."""
+        return [m.id for m in self.manifests() if getattr(m, part) is not None]
+
+
+systems = SystemRegistry(__name__)
 
 # Importing this package sets the attribute ``saikoro.systems`` to the *module*, which
 # shadows the registry that ``saikoro/__init__.py`` re-exports under the same name. So
-# the module itself acts as the registry: ``saikoro.systems["LittleWorld"]`` works either way.
+# the module itself acts as the registry: ``saikoro.systems[system_id]`` works either way.
 get_system = systems.get_system
-register = systems.register
+configured = systems.configured
+settings = systems.settings
+manifest = systems.manifest
+manifests = systems.manifests
+register_manifest = systems.register_manifest
+register_package = systems.register_package
+unregister = systems.unregister
+with_part = systems.with_part
 sorted_by_sort_key = systems.sorted_by_sort_key
 keys, values, items, get = systems.keys, systems.values, systems.items, systems.get
 
@@ -99,4 +206,4 @@ class _RegistryModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _RegistryModule
 
-__all__ = ["GameSystem", "SystemRegistry", "systems"]
+__all__ = ["GameSystem", "SystemManifest", "SystemRegistry", "systems"]

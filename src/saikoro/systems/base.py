@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
@@ -34,6 +34,20 @@ class GameSystem:
     sort_barabara_dice: ClassVar[bool] = False
     sides_implicit_d: ClassVar[int] = 6  # "2D" means 2D6
 
+    #: The house rules this instance plays by (the system's settings model; None: none).
+    settings: Any = None
+
+    def __init__(self, settings: Any = None) -> None:
+        if settings is not None:
+            self.settings = settings
+
+    #: Whether ``check_sum`` judges generic sums (set for every subclass that overrides it).
+    judges_sums: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.judges_sums = cls.check_sum is not GameSystem.check_sum
+
     @cached_property
     def prefixes_pattern(self) -> re.Pattern[str] | None:
         if not self.prefixes:
@@ -43,9 +57,9 @@ class GameSystem:
     @cached_property
     def command_pattern(self) -> re.Pattern[str]:
         """A regex matching the start of every command this system accepts (BCDice's)."""
-        from saikoro.dice.engine import COMMON_PREFIX_PATTERNS
+        from saikoro.dice.engine import common_prefix_patterns
 
-        sources = [*COMMON_PREFIX_PATTERNS, *self.prefixes]
+        sources = [*common_prefix_patterns(), *self.prefixes]
         return re.compile(r"^S?(" + "|".join(sources) + ")", re.IGNORECASE)
 
     def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from saikoro.systems.base import GameSystem
+from saikoro.systems.manifest import SystemManifest
 
 
 class DiceBot(GameSystem):
@@ -31,3 +32,6 @@ class DiceBot(GameSystem):
         "\n"
         "詳細は https://docs.bcdice.org/ を参照\n"
     )
+
+
+MANIFEST = SystemManifest(id="DiceBot", package=__name__, game=":DiceBot")

@@ -3,6 +3,6 @@
 - :mod:`saikoro.table.events` — the events (who, when, which rule, which dice).
 - :mod:`saikoro.table.state` — ``RoomState`` and the pure fold ``apply`` / ``replay``.
 - :mod:`saikoro.table.dispatch` — chat line → events (no I/O).
-- :mod:`saikoro.table.tracker`, ``littleworld_tracker``, ``unmeid100_tracker`` — combat.
+- :mod:`saikoro.table.tracker` — combat (each system's own tracker is in its folder).
 - :mod:`saikoro.table.session` — a room opened on a store (:mod:`saikoro.store`).
 """

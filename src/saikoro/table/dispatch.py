@@ -7,7 +7,6 @@ raises a :class:`~saikoro.errors.SaikoroError` — then nothing changes. Reading
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import uuid
@@ -27,7 +26,7 @@ from saikoro.table import events as ev
 from saikoro.table.emit import Emit, TableError, fail
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
-from saikoro.table.state import STATE_KINDS, Condition, RoomState, public_view
+from saikoro.table.state import STATE_KINDS, RoomState, public_view
 from saikoro.table.tracker import Tracker
 
 
@@ -64,18 +63,13 @@ class Outcome:
 # -- sheet files: the hook for other formats ---------------------------------------------
 
 #: suffix → loader(path, system) for character files other than saikoro's JSON/YAML sheets.
-#: ``saikoro.transfer`` registers Udonarium / CCFOLIA importers here (``register_sheet_importer``).
+#: A front end registers more formats explicitly (``saikoro.transfer.register_with_table()``
+#: adds Udonarium / CCFOLIA); the table imports no format package itself.
 SHEET_IMPORTERS: dict[str, Callable[[Path, str], SheetBase]] = {}
 
 
 def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase]) -> None:
     SHEET_IMPORTERS[suffix.lower()] = loader
-
-
-def _importers() -> dict[str, Callable[[Path, str], SheetBase]]:
-    with contextlib.suppress(ImportError):  # saikoro.transfer registers its importers
-        __import__("saikoro.transfer")
-    return SHEET_IMPORTERS
 
 
 def load_character_file(path: Path, system: str) -> SheetBase:
@@ -92,10 +86,10 @@ def load_character_file(path: Path, system: str) -> SheetBase:
         try:
             return load_sheet(path, system)
         except SaikoroError:
-            if suffix != ".json" or ".json" not in _importers():
+            if suffix != ".json" or ".json" not in SHEET_IMPORTERS:
                 raise
             return SHEET_IMPORTERS[".json"](path, system)
-    loader = _importers().get(suffix)
+    loader = SHEET_IMPORTERS.get(suffix)
     if loader is None:
         raise fail(
             f"{path.name}: この形式のキャラクターファイルは読めません (.json/.yaml)",
@@ -107,22 +101,18 @@ def load_character_file(path: Path, system: str) -> SheetBase:
 
 # -- trackers ---------------------------------------------------------------------------
 
-_TRACKERS: dict[str, Tracker] = {}
+_GENERIC_TRACKER = Tracker()
 
 
 def tracker_for(system: str) -> Tracker:
-    if system not in _TRACKERS:
-        if system == "LittleWorld":
-            from saikoro.table.littleworld_tracker import LittleWorldTracker
+    """The system's tracker (its manifest's), else the generic one."""
+    from saikoro.systems import manifest
 
-            _TRACKERS[system] = LittleWorldTracker()
-        elif system == "UnmeiD100":
-            from saikoro.table.unmeid100_tracker import UnmeiTracker
-
-            _TRACKERS[system] = UnmeiTracker()
-        else:
-            _TRACKERS[system] = Tracker()
-    return _TRACKERS[system]
+    try:
+        tracker = manifest(system).tracker_object()
+    except KeyError:
+        tracker = None
+    return tracker or _GENERIC_TRACKER
 
 
 # -- the dispatcher ---------------------------------------------------------------------
@@ -241,12 +231,15 @@ def _roll_or_chat(
     half = to_half_width(line)  # a dice line typed with an IME: ２Ｄ６＋｛体力｝ (UM-TABLE-01)
     command = substitute(half, _speaker_refs(emit, tracker, speaker)) if "{" in half else half
     result = None
+    system = None
     if emit.state.system:
         from saikoro.dice.engine import evaluate
-        from saikoro.systems import systems
+        from saikoro.systems import configured
         from saikoro.systems.hints import why_not_a_command
 
-        result = evaluate(command, systems.get_system(emit.state.system), emit.randomizer)
+        # the room's house rules (/gm setting) apply to typed commands as to the tracker's
+        system = configured(emit.state.system, emit.state.fields.get("settings"))
+        result = evaluate(command, system, emit.randomizer)
         unreadable = (
             why_not_a_command(command, emit.state.system, at_table=True) if result is None else None
         )
@@ -255,12 +248,9 @@ def _roll_or_chat(
     if result is None:
         emit.add(ev.CHAT, {"text": line}, text=Message(f"{who_ja}: {line}", f"{who_en}: {line}"))
         return
-    try:
-        from saikoro.dice.words import to_english
+    from saikoro.dice.words import to_english
 
-        english = to_english(result.text, emit.state.system)
-    except Exception:  # the translation table is optional
-        english = result.text
+    english = to_english(result.text, system)
     emit.add(
         ev.ROLL,
         {
@@ -400,15 +390,15 @@ def _slash(
         return None
     handler = tracker.verbs.get(verb)
     if handler is None:
-        hint = getattr(tracker, "verb_hints", {}).get(verb)
+        hint = tracker.verb_hints.get(verb)
         raise fail(
             f"/{verb} というコマンドはありません ({hint.ja if hint else '/help'})",
             f"unknown command /{verb} ({hint.en if hint else 'see /help'})",
             "unknown command",
         )
-    if verb in getattr(tracker, "actorless_verbs", ()):
+    if verb in tracker.actorless_verbs:
         actor = speaker or ""
-    elif verb in getattr(tracker, "off_turn_verbs", ()):
+    elif verb in tracker.off_turn_verbs:
         if speaker is None:
             raise fail("誰が行うか分かりません (--as または @名前)", "who does it? (--as or @NAME)")
         actor = emit.character(speaker).name
@@ -622,12 +612,7 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
                 raise fail("レベルは整数です", "the level must be an integer")
             level = int(args[3])
         emit.character(name)
-        condition = getattr(tracker, "make_condition", None)
-        made = (
-            condition(emit, name, label, level)
-            if condition
-            else Condition(label=label, level=level)
-        )
+        made = tracker.make_condition(emit, name, label, level)
         if made is not None:
             emit.add_condition(name, made)
         return
@@ -715,7 +700,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     if sub == "setting":
         _gm_setting(emit, tracker, args[1:])
         return
-    special = getattr(tracker, "gm_verbs", {}).get(sub)
+    special = tracker.gm_verbs.get(sub)
     if special is not None:
         special(emit, args[1:])
         return

@@ -15,7 +15,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table import events as ev
 from saikoro.table.events import Event
-from saikoro.table.state import Character, Condition, RoomState, _apply_in_place
+from saikoro.table.state import Character, Condition, RoomState, apply_in_place
 
 
 class TableError(SaikoroError):
@@ -67,7 +67,7 @@ class Emit:
             gm=self.gm if gm is None else gm,
         )
         self.events.append(event)
-        _apply_in_place(self.state, event)
+        apply_in_place(self.state, event)
         if text is not None:
             (self.secret_lines if secret else self.lines).append(text)
         return event

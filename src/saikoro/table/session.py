@@ -16,17 +16,15 @@ from pathlib import Path
 from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.store.sql import RoomRecord, SqlStore, VersionConflict, rooms
 from saikoro.table import events as ev
 from saikoro.table.dispatch import Context, Outcome, dispatch
 from saikoro.table.emit import fail
 from saikoro.table.events import Event, now_iso
-from saikoro.table.state import RoomState, _apply_in_place
+from saikoro.table.state import RoomState, apply_in_place
+from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, RoomStore, VersionConflict
 
 #: Optimistic attempts before a line waits for the room's write lock.
 OPTIMISTIC_TRIES = 3
-#: The rooms table keeps names of at most this many characters.
-ROOM_NAME_LENGTH: int = rooms.c.name.type.length or 200
 MAX_RETRIES = 20
 
 
@@ -74,7 +72,7 @@ class _StoreHistory:
 
 @dataclass
 class TableSession:
-    store: SqlStore
+    store: RoomStore
     room: RoomRecord
     speaker: str | None = None
     gm: bool = False
@@ -85,7 +83,7 @@ class TableSession:
     @classmethod
     def open(
         cls,
-        store: SqlStore,
+        store: RoomStore,
         room_name: str,
         system: str | None = None,
         **kwargs: object,
@@ -131,7 +129,7 @@ class TableSession:
     def refresh(self) -> None:
         """Fold in the events other writers appended since our version."""
         for event in self.store.iter_events(self.room, after=self.state.version):
-            _apply_in_place(self.state, event)
+            apply_in_place(self.state, event)
 
     def run(self, line: str) -> Outcome:
         """Carry out one chat line; persisted before returning. Raises SaikoroError."""
@@ -150,7 +148,7 @@ class TableSession:
                 return outcome
             new_state = self.state.clone()
             for event in outcome.events:
-                _apply_in_place(new_state, event)
+                apply_in_place(new_state, event)
             try:
                 self.store.append(self.room, self.state.version, outcome.events, snapshot=new_state)
             except VersionConflict:
@@ -168,7 +166,7 @@ class TableSession:
                 return [], None, outcome
             after = state.clone()
             for event in outcome.events:
-                _apply_in_place(after, event)
+                apply_in_place(after, event)
             return outcome.events, after, outcome
 
         for _attempt in range(MAX_RETRIES):

@@ -38,7 +38,7 @@ class Condition(BaseModel):
     since_own_turn: int | None = None
     #: The room's game clock (minutes, ``/gm time``) when it began, for out-of-combat recovery.
     since_minute: int | None = None
-    #: Value changes while it lasts (UnmeiD100: {"AC": -20, "RC": -20}).
+    #: Value changes while it lasts (運命判定d100: {"AC": -20, "RC": -20}).
     mods: dict[str, int] = Field(default_factory=dict)
     rules: list[str] = Field(default_factory=list)
 
@@ -75,7 +75,7 @@ class Combat(BaseModel):
     turn: int = 0
     #: Who finished a turn this round (a name once per turn taken).
     acted: list[str] = Field(default_factory=list)
-    #: Tracker data (LittleWorld: passed, locked; UnmeiD100: …).
+    #: Tracker data (帽子世界TRPG: passed, locked; 運命判定d100: …).
     fields: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -109,7 +109,7 @@ class RoomState(BaseModel):
 def apply(state: RoomState, event: Event) -> RoomState:
     """The state after ``event`` (pure: ``state`` is not changed)."""
     new = state.clone()
-    _apply_in_place(new, event)
+    apply_in_place(new, event)
     return new
 
 
@@ -117,7 +117,7 @@ def replay(events: Iterable[Event], start: RoomState | None = None) -> RoomState
     """Fold ``events`` over ``start`` (or an empty room); ``start`` is not changed."""
     state = start.clone() if start is not None else RoomState()
     for event in events:
-        _apply_in_place(state, event)
+        apply_in_place(state, event)
     return state
 
 
@@ -145,7 +145,9 @@ STATE_KINDS = frozenset(
 )
 
 
-def _apply_in_place(state: RoomState, event: Event) -> None:
+def apply_in_place(state: RoomState, event: Event) -> None:
+    """One step of the fold, changing ``state`` (the store and the table's working copies
+    use it to catch up without copying; :func:`apply` is the pure form)."""
     kind, data = event.kind, event.data
     state.version += 1
     if kind == ev.UNDONE:
@@ -333,3 +335,7 @@ def public_view(state: RoomState, lang_labels: dict[str, str] | None = None) -> 
         "characters": characters,
         "combat": combat,
     }
+
+
+#: The former private name (kept so that code written against it keeps working).
+_apply_in_place = apply_in_place

@@ -1,59 +1,63 @@
 """What a combat tracker provides to the dispatcher, and the generic one (DiceBot rooms).
 
 A tracker is stateless: it reads the room state through an :class:`Emit` and emits
-events. Per-system trackers live beside this module (``littleworld_tracker``,
-``unmeid100_tracker``) and call their system's pure rule functions.
+events. A game system's own tracker lives in its folder (``saikoro/systems/<id>/``, named
+by its manifest) and calls the system's pure rule functions.
 """
 
 from __future__ import annotations
 
-import functools
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
-from saikoro.table.state import Character
+from saikoro.table.state import Character, Condition
 
 Verb = Callable[[Emit, str, list[str]], None]  # (emit, actor, args)
+GmVerb = Callable[[Emit, list[str]], None]  # (emit, args) of ``/gm <verb> …``
 
 
 class Tracker:
     """The generic tracker: listed order, one turn each, no rules of its own."""
 
     system = "DiceBot"
+    # A system's tracker sets these per instance (its handlers are bound methods).
     #: Slash commands of this system: name → handler(emit, actor, args).
-    verbs: ClassVar[dict[str, Verb]] = {}
+    verbs: Mapping[str, Verb] = MappingProxyType({})
     #: One help line per verb (Japanese, English).
-    verb_help: ClassVar[dict[str, Message]] = {}
+    verb_help: Mapping[str, Message] = MappingProxyType({})
+    #: Verbs a character may use outside their own turn (``/card``, ``/fate``).
+    off_turn_verbs: Collection[str] = frozenset()
+    #: The system's own GM rulings: ``/gm <verb> …`` → handler(emit, args).
+    gm_verbs: Mapping[str, GmVerb] = MappingProxyType({})
+    #: Verbs that need no acting character (``/levelup NAME``): the actor is the speaker or "".
+    actorless_verbs: Collection[str] = frozenset()
+    #: Other systems' verbs typed here → what this system calls them (``/attack`` → ``/melee``).
+    verb_hints: Mapping[str, Message] = MappingProxyType({})
 
     #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
     #: is ``{戦闘}``); an edit of either changes both.
     aliases: ClassVar[dict[str, str]] = {}
 
-    #: "module:class" of the system's GM house-rule settings (pydantic), or None.
-    settings_location: ClassVar[str | None] = None
-
     def settings_class(self) -> Any:
-        if self.settings_location is None:
-            return None
-        import importlib
+        """The system's house-rule settings model (its manifest's), or None."""
+        from saikoro.systems import manifest
 
-        module, _, name = self.settings_location.partition(":")
-        return getattr(importlib.import_module(module), name)
+        try:
+            return manifest(self.system).settings_class()
+        except KeyError:
+            return None
 
     def cfg(self, emit: Emit) -> Any:
-        """The room's settings: the system's defaults with the GM's ``/gm setting`` changes."""
-        overrides = emit.state.fields.get("settings") or {}
-        return self._settings(json.dumps(overrides, sort_keys=True, ensure_ascii=False))
+        """The room's settings: the system's defaults with the GM's ``/gm setting`` changes
+        (the same object typed commands play by, see ``saikoro.systems.configured``)."""
+        from saikoro.systems import settings
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (trackers are long-lived singletons)
-    def _settings(self, overrides: str) -> Any:
-        cls = self.settings_class()
-        return cls.model_validate(json.loads(overrides)) if cls is not None else None
+        return settings(self.system, emit.state.fields.get("settings"))
 
     # -- characters --------------------------------------------------------
     def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
@@ -112,6 +116,11 @@ class Tracker:
 
     def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
         """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""
+
+    def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
+        """The condition ``/cond add NAME LABEL [LEVEL]`` gives (None: nothing to add; a
+        system may apply its rules or refuse); by default the label and level as they are."""
+        return Condition(label=label, level=level)
 
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """A system's consequences of an edited value (``:禁忌値+10`` …); none by default."""

@@ -31,6 +31,7 @@ __all__ = [
     "import_bytes",
     "load_character_file",
     "parse_character",
+    "register_with_table",
 ]
 
 
@@ -57,17 +58,19 @@ def import_bytes(
     ``system`` may be omitted for a file saikoro exported (it names its system) and for a
     Udonarium piece whose chat palette's ``dicebot`` is a saikoro system.
     """
-    from saikoro.sheets import SHEET_CLASSES
+    from saikoro.sheets import sheet_systems
     from saikoro.transfer.mapping import import_character
 
     character = parse_character(raw, source_format)
-    palette_system = character.dicebot if character.dicebot in SHEET_CLASSES else None
+    known = sheet_systems()
+    palette_system = character.dicebot if character.dicebot in known else None
     system = system or character.extras_system or palette_system
     if not system:
+        choices = " / ".join(known)
         raise TransferError(
             Message(
-                "ゲームシステムを指定してください (--system LittleWorld / UnmeiD100)",
-                "choose the game system (--system LittleWorld / UnmeiD100)",
+                f"ゲームシステムを指定してください (--system {choices})",
+                f"choose the game system (--system {choices})",
             )
         )
     return import_character(character, system, source_format)
@@ -129,20 +132,10 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     return sheet
 
 
-def _register_with_table() -> None:
-    """Let ``/char add`` in ``saikoro play`` read Udonarium and CCFOLIA files.
+def register_with_table() -> None:
+    """Let ``/char add`` read Udonarium and CCFOLIA files: the table's front ends (``saikoro
+    play``, the server's table) call this once; the table itself never imports this package."""
+    from saikoro.table.dispatch import register_sheet_importer
 
-    Done only when the table's dispatcher is already loaded (it imports this package
-    when it meets such a file), so importing :mod:`saikoro.transfer` stays light.
-    """
-    import sys
-
-    dispatch = sys.modules.get("saikoro.table.dispatch")
-    register = getattr(dispatch, "register_sheet_importer", None)
-    if register is None:
-        return
     for suffix in (".zip", ".xml", ".json"):
-        register(suffix, load_character_file)
-
-
-_register_with_table()
+        register_sheet_importer(suffix, load_character_file)

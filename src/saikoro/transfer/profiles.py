@@ -7,12 +7,12 @@ A :class:`Profile` lists a system's slots (some depend on the sheet, such as
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from saikoro.i18n import Message
 from saikoro.transfer.labels import norm_label, parse_bool, parse_int
 
 Path = tuple[str, ...]
@@ -84,121 +84,25 @@ class Profile:
         )
 
 
-def _hp() -> Slot:
+def hp_slot() -> Slot:
     return Slot(
         "HP", ("hp",), max_path=("max_hp",), aliases=("ＨＰ", "耐久力", "生命力", "ヒットポイント")
     )
 
 
-# -- 帽子世界TRPG ---------------------------------------------------------------------------
-
-LW_ABILITIES = ("体力", "技巧", "理知")
-
-
-def _lw_slots() -> tuple[Slot, ...]:
-    return (
-        _hp(),
-        *(Slot(name, ("abilities", name)) for name in LW_ABILITIES),
-        Slot("禁忌値", ("taboo",)),
-        Slot("cr", ("cr",), aliases=("所持金", "お金")),
-        Slot("種別", ("kind",), kind="str", choices={"pc": "PC", "npc": "NPC"}),
-        Slot("PL", ("player",), kind="str", aliases=("プレイヤー", "プレイヤー名")),
-        Slot("隊列", ("row",), kind="str", aliases=("列",), choices=_ROWS),
-        Slot("ライフパス", ("life_path",), kind="str"),
-        Slot("価値観", ("keeper", "values_percent"), optional=True),
-        Slot("毒", ("conditions", "poison"), aliases=("毒レベル",)),
-        Slot("麻痺", ("conditions", "paralysis"), kind="bool"),
-        Slot("睡眠", ("conditions", "sleep"), kind="bool"),
-        Slot("混乱", ("conditions", "confusion"), kind="bool"),
-    )
-
-
-_ROWS = {"前衛": "前衛", "front": "前衛", "後衛": "後衛", "back": "後衛"}
-
-
-LITTLEWORLD = Profile(
-    system="LittleWorld",
-    title="帽子世界TRPG",
-    slots=_lw_slots(),
-    initiative=lambda dump: int((dump.get("abilities") or {}).get("技巧", 0) or 0),
-)
-
-
-# -- 運命判定d100 ---------------------------------------------------------------------------
-
-UM_CORE = ("体格", "敏捷度", "魅力", "運命")
-_GROWTH = "成長率"
-_GROWTH_LABEL = re.compile(r"(.+?)(?:の)?成長率$")
-
-
-def _um_ability_slots(name: str) -> list[Slot]:
-    return [
-        Slot(name, ("abilities", name, "value")),
-        Slot(name + _GROWTH, ("abilities", name, "growth_rate")),
-    ]
-
-
-def _um_sheet_slots(dump: dict[str, Any]) -> list[Slot]:
-    return [
-        slot
-        for name in dump.get("abilities", {})
-        if name not in UM_CORE
-        for slot in _um_ability_slots(name)
-    ]
-
-
-def _um_claim(label: str, labels: set[str]) -> Slot | None:
-    """An extra ability: ``筋力`` with a ``筋力成長率`` beside it, or ``筋力成長率`` itself."""
-    text = label.strip()
-    match = _GROWTH_LABEL.fullmatch(text)
-    if match:
-        return Slot(text, ("abilities", match[1].strip("【】 "), "growth_rate"))
-    if norm_label(text + _GROWTH) in labels:
-        return Slot(text, ("abilities", text.strip("【】 "), "value"))
-    return None
-
-
-_KINDS = {
-    "pc": "PC",
-    "プレイヤーキャラクター": "PC",
-    "mob": "mob",
-    "モブ": "mob",
-    "named": "named",
-    "ネームド": "named",
-    "ネームドnpc": "named",
-    "npc": "named",
-}
-
-UNMEID100 = Profile(
-    system="UnmeiD100",
-    title="運命判定d100",
-    slots=(
-        _hp(),
-        *(slot for name in UM_CORE for slot in _um_ability_slots(name)),
-        Slot("戦闘", ("skills", "combat"), aliases=("戦闘スキル",)),
-        Slot("盗賊", ("skills", "thief"), aliases=("盗賊スキル",)),
-        Slot("魔術", ("skills", "magic"), aliases=("魔術スキル",)),
-        Slot("AC", ("ac",), aliases=("アーマークラス",)),
-        Slot("RC", ("rc",), aliases=("レジストクラス",)),
-        Slot("行動力", ("action_points",)),
-        Slot("レベル", ("level",), aliases=("Lv", "Level")),
-        Slot("種別", ("kind",), kind="str", choices=_KINDS),
-        Slot("門", ("school",), kind="str", aliases=("魔術の門", "系統")),
-        Slot("盾", ("shield",), kind="bool"),
-        Slot("騎乗", ("mounted",), kind="bool"),
-        Slot("運命判定残り", ("fate_uses_left",), optional=True, aliases=("運命判定回数",)),
-    ),
-    sheet_slots=_um_sheet_slots,
-    claim=_um_claim,
-    initiative=lambda dump: int(dump.get("abilities", {}).get("敏捷度", {}).get("value", 0) or 0),
-    ordered=(("abilities",),),
-)
-
-PROFILES: dict[str, Profile] = {p.system: p for p in (LITTLEWORLD, UNMEID100)}
-
-
 def profile_for(system: str) -> Profile:
+    """The system's labels (its manifest's ``transfer_profile``); a clear error otherwise."""
     from saikoro.sheets import sheet_class
+    from saikoro.systems import manifest
+    from saikoro.transfer.labels import TransferError
 
     sheet_class(system)  # a clear SheetError for an unknown system
-    return PROFILES[system]
+    profile = manifest(system).profile()
+    if profile is None:
+        raise TransferError(
+            Message(
+                f"{system} のキャラクターは Udonarium / CCFOLIA に変換できません",
+                f"{system} characters cannot be converted to or from Udonarium / CCFOLIA",
+            )
+        )
+    return profile

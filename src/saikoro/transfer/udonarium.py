@@ -14,7 +14,7 @@ The XML, as Udonarium saves a piece::
           <data name="情報"><data type="note" name="説明">複数行…</data></data>
         </data>
       </data>
-      <chat-palette dicebot="LittleWorld">2D6+{体力} 【体力】判定</chat-palette>
+      <chat-palette dicebot="SystemID">2D6+{体力} 【体力】判定</chat-palette>
     </character>
 
 Sections in ``detail`` may nest; every leaf is read. saikoro's own block is a note
@@ -241,7 +241,8 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
     palette.text = xml_text(character.palette)
     ElementTree.indent(root, space="  ")
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(root, "utf-8")
+    body: bytes = ElementTree.tostring(root, "utf-8")
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
 
 
 def render_udonarium_zip(character: PortableCharacter) -> bytes:

@@ -34,20 +34,11 @@ from saikoro.i18n import Message
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 PREFIX_PATTERN = r"[+\-(]*(\d+|D\d+)"
 
 SEPARATOR = " ＞ "
-
-
-def _base_check_sum() -> object:
-    from saikoro.systems.base import GameSystem
-
-    return GameSystem.check_sum
-
-
-_BASE_CHECK_SUM = _base_check_sum()
 
 
 class _Ctx:
@@ -55,7 +46,7 @@ class _Ctx:
 
     __slots__ = ("groups", "randomizer", "round_type", "system")
 
-    def __init__(self, system: GameSystem, randomizer: Randomizer | None) -> None:
+    def __init__(self, system: DiceSystem, randomizer: Randomizer | None) -> None:
         self.system = system
         self.randomizer = randomizer
         self.round_type = system.round_type
@@ -449,7 +440,7 @@ def parse(text: str) -> Command | None:
 # -- evaluation ------------------------------------------------------------------------------
 
 
-def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollResult:
+def run(command: Command, system: DiceSystem, randomizer: Randomizer) -> RollResult:
     ctx = _Ctx(system, randomizer)
     if command.plain_roll is not None:  # the left side is one plain roll (BCDice's DiceRoll)
         values = command.plain_roll.roll(ctx)
@@ -466,7 +457,7 @@ def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollRes
     cmp_op = command.cmp_op
     if cmp_op is not None:
         check = None
-        if type(system).check_sum is not _BASE_CHECK_SUM:
+        if system.judges_sums:
             check = system.check_sum(SumCheck(total, ctx.dice(), cmp_op, target))
         if check is not None:
             if check.text:
@@ -487,7 +478,7 @@ def run(command: Command, system: GameSystem, randomizer: Randomizer) -> RollRes
     return result
 
 
-def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     """Evaluate ``text`` (normalized, comment included) as AddDice; None if it is not one."""
     command = parse(text)
     if command is None:

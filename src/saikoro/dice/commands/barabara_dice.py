@@ -83,7 +83,7 @@ def parse_cmp_op(stream: TokenStream) -> str | None:
     """The optional comparison operator; one BCDice does not know (``!``) fails."""
     if stream.kind() != "CMP_OP":
         return None
-    op = stream.next()[1]
+    op: str | None = stream.next()[1]
     if op is None:
         raise ParseFailure("unknown comparison operator")
     return op

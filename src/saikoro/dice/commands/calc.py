@@ -17,7 +17,7 @@ from saikoro.dice.result import RollResult
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 PREFIX_PATTERN = r"C[+\-(]*\d+"
 
@@ -38,7 +38,7 @@ def parse(text: str) -> tuple[bool, Expr] | None:
     return secret, expr
 
 
-def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     parsed = parse(text)
     if parsed is None:
         return None

@@ -154,11 +154,12 @@ def parse(text: str) -> ChoiceCommand | None:
         if last_item is None:
             return None
         last_item = last_item.removesuffix(closing)
-    raw_items.append(last_item)
+    raw_items.append(last_item or "")
 
-    items: list[str] | NumberRange = [s for s in (i.strip(_STRIP_CHARS) for i in raw_items) if s]
-    if len(items) == 1:
-        items = _expand_shorthand(items[0])
+    listed = [s for s in (i.strip(_STRIP_CHARS) for i in raw_items) if s]
+    items: list[str] | NumberRange = listed
+    if len(listed) == 1:
+        items = _expand_shorthand(listed[0])
     if _size(items) == 0 or _size(items) < takes:
         return None
     return ChoiceCommand(secret=secret, block=block, takes=takes, items=items)

@@ -18,7 +18,7 @@ from saikoro.i18n import Message
 
 if TYPE_CHECKING:
     from saikoro.dice.randomizer import Randomizer
-    from saikoro.systems.base import GameSystem
+    from saikoro.dice.system import DiceSystem
 
 PREFIX_PATTERN = r"(repeat|rep|x)\d+"
 
@@ -63,7 +63,7 @@ def parse(text: str) -> RepeatCommand | None:
     return RepeatCommand(match.group(1) is not None, int(match.group(3)), trailer, nested)
 
 
-def evaluate(text: str, system: GameSystem, randomizer: Randomizer) -> RollResult | None:
+def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResult | None:
     command = parse(text)
     if command is None:
         return None

@@ -12,6 +12,8 @@ from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
 from saikoro.systems.base import GameSystem
 from saikoro.systems.littleworld.help import GLOSSARY_EN, HELP_MESSAGE
+from saikoro.systems.littleworld.rules import ROLL_DEFAULTS, RollSettings
+from saikoro.systems.manifest import SystemManifest
 
 
 class LittleWorld(GameSystem):
@@ -25,16 +27,28 @@ class LittleWorld(GameSystem):
     prefixes: ClassVar[tuple[str, ...]] = (r"LW[OA]?\d+", r"LWT")
     glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     sort_add_dice = False
+    settings: RollSettings = ROLL_DEFAULTS
 
     def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:
         from saikoro.systems.littleworld.commands import evaluate
 
-        return evaluate(command, randomizer)
+        return evaluate(command, randomizer, self.settings)
 
     def check_sum(self, check: SumCheck) -> CheckResult | None:
         from saikoro.systems.littleworld.commands import judge_sum
 
-        return judge_sum(check)
+        return judge_sum(check, self.settings)
 
 
-__all__ = ["LittleWorld"]
+MANIFEST = SystemManifest(
+    id="LittleWorld",
+    package=__name__,
+    game=":LittleWorld",
+    sheet=".sheet:LittleWorldSheet",
+    settings=".settings:LittleWorldSettings",
+    tracker=".tracker:LittleWorldTracker",
+    transfer_profile=".transfer:PROFILE",
+    palette=".transfer:palette",
+)
+
+__all__ = ["MANIFEST", "LittleWorld"]

@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from saikoro.systems.manifest import SystemManifest
 from saikoro.systems.unmeid100.commands import UnmeiD100
 
-__all__ = ["UnmeiD100"]
+MANIFEST = SystemManifest(
+    id="UnmeiD100",
+    package=__name__,
+    game=".commands:UnmeiD100",
+    sheet=".sheet:UnmeiSheet",
+    settings=".settings:UnmeiSettings",
+    tracker=".tracker:UnmeiTracker",
+    transfer_profile=".transfer:PROFILE",
+    palette=".transfer:palette",
+)
+
+__all__ = ["MANIFEST", "UnmeiD100"]

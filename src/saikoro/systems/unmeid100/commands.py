@@ -102,10 +102,6 @@ class UnmeiD100(GameSystem):
     glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     settings: UnmeiSettings = DEFAULT_SETTINGS
 
-    def __init__(self, settings: UnmeiSettings | None = None) -> None:
-        if settings is not None:
-            self.settings = settings
-
     # ------------------------------------------------------------ hooks
     def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:
         for pattern, handler in (

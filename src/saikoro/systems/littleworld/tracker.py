@@ -64,7 +64,6 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
-    settings_location = "saikoro.systems.littleworld.settings:LittleWorldSettings"
 
     def __init__(self) -> None:
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
@@ -482,11 +481,11 @@ class LittleWorldTracker(Tracker):
                         f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
                     ),
                 )
-        members = [
+        party = [
             lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
             for c in emit.state.characters.values()
         ]
-        status = lwc.party_status(members, self.cfg(emit))
+        status = lwc.party_status(party, self.cfg(emit))
         was = bool(emit.state.fields.get("party_down"))
         if status.down and not was:
             emit.add(

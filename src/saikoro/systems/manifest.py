@@ -1,0 +1,104 @@
+"""One game system's manifest: everything saikoro knows about it, reached from one object.
+
+A system's folder ``systems/<id>/`` defines ``MANIFEST = SystemManifest(...)`` in its
+``__init__.py``. The manifest names the system's parts by *location* inside its own package
+(``".tracker:MyTracker"``), and loads each part on first use, so that a dice roll
+does not import the table, the transfer code or pydantic:
+
+- ``game`` — the :class:`~saikoro.systems.base.GameSystem` (commands, help, glossary);
+- ``sheet`` — the character sheet model (a :class:`saikoro.sheets.SheetBase` subclass);
+- ``settings`` — the GM's house rules (a frozen pydantic model; every field has a default);
+- ``tracker`` — the table's combat tracker (a :class:`saikoro.table.tracker.Tracker`);
+- ``transfer_profile`` — the labels of Udonarium / CCFOLIA pieces
+  (a :class:`saikoro.transfer.profiles.Profile`);
+- ``palette`` — the chat palette builder (``sheet -> list[str]``);
+- ``rules_spec`` / ``rules_reference`` — for a system that is not in RULES.md, files in its
+  folder with its rule bullets (RULES.md's format) and its rules reference (``docs/rules``'s).
+
+Every part but ``game`` is optional: a system without a tracker gets the generic one, without
+a transfer profile cannot be exported, without a palette exports an empty palette.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from saikoro.sheets import SheetBase
+    from saikoro.systems.base import GameSystem
+    from saikoro.table.tracker import Tracker
+    from saikoro.transfer.profiles import Profile
+
+PaletteBuilder = Callable[["SheetBase"], list[str]]
+
+
+@dataclass(frozen=True)
+class SystemManifest:
+    """Where each part of one game system lives: ``".module:attribute"`` inside ``package``
+    (``":attribute"`` for the package itself)."""
+
+    id: str
+    package: str
+    game: str
+    sheet: str | None = None
+    settings: str | None = None
+    tracker: str | None = None
+    transfer_profile: str | None = None
+    palette: str | None = None
+    rules_spec: str | None = None
+    rules_reference: str | None = None
+    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def _load(self, location: str | None) -> Any:
+        if location is None:
+            return None
+        if location not in self._loaded:
+            module_name, _, attribute = location.partition(":")
+            module = importlib.import_module(module_name or self.package, self.package)
+            self._loaded[location] = getattr(module, attribute)
+        return self._loaded[location]
+
+    def game_class(self) -> type[GameSystem]:
+        game: type[GameSystem] = self._load(self.game)
+        return game
+
+    def sheet_class(self) -> type[SheetBase] | None:
+        sheet: type[SheetBase] | None = self._load(self.sheet)
+        return sheet
+
+    def settings_class(self) -> type[BaseModel] | None:
+        settings: type[BaseModel] | None = self._load(self.settings)
+        return settings
+
+    def tracker_object(self) -> Tracker | None:
+        """The system's tracker (one instance per process: trackers are stateless)."""
+        if self.tracker is None:
+            return None
+        key = "tracker instance"
+        if key not in self._loaded:
+            self._loaded[key] = self._load(self.tracker)()
+        tracker: Tracker = self._loaded[key]
+        return tracker
+
+    def profile(self) -> Profile | None:
+        profile: Profile | None = self._load(self.transfer_profile)
+        return profile
+
+    def palette_builder(self) -> PaletteBuilder | None:
+        builder: PaletteBuilder | None = self._load(self.palette)
+        return builder
+
+    def read_text(self, relative: str | None) -> str | None:
+        """A file shipped in the system's folder (its rules spec or reference), or None."""
+        if relative is None:
+            return None
+        return resources.files(self.package).joinpath(relative).read_text(encoding="utf-8")
+
+
+__all__ = ["PaletteBuilder", "SystemManifest"]
