@@ -1177,7 +1177,9 @@ def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> N
         ev.ROLL,
         {"action": "levelup", "command": f"GROW{rates}", "result": dict(result.detail)},
         rules=result.rules,
-        text=Message(f"{name} のレベルアップ: {result.text}", f"{name} levels up: {result.text}"),
+        text=Message(
+            f"{name} のレベルアップ: {result.text}", f"{name} levels up: {_english(result.text)}"
+        ),
     )
     for ability, rose in zip(result.detail["abilities"], result.detail["raised"], strict=True):
         if rose:
