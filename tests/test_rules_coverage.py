@@ -23,6 +23,7 @@ from saikoro.rules_coverage import (
     parse_spec,
     read_spec,
     scan_test_source,
+    systems_with_rules,
 )
 
 runner = CliRunner(env={"COLUMNS": "200"})
@@ -165,7 +166,7 @@ def test_packaged_spec_matches_the_shared_spec(shared: Path) -> None:
 
 
 @pytest.mark.rules_gate
-@pytest.mark.parametrize("system", ["UnmeiD100", "LittleWorld"])
+@pytest.mark.parametrize("system", systems_with_rules())
 def test_every_implementable_rule_is_covered(system: str) -> None:
     report = coverage(system=system)
     uncovered = [r.rule.id for r in report.uncovered()]

@@ -42,3 +42,28 @@ class DiceInputError(SaikoroError):
     """A die typed in by hand (manual dice source) was not a face of that die."""
 
     reason = "invalid manual die"
+
+
+class MissingExtraError(SaikoroError):
+    """A feature whose libraries are an optional extra that is not installed."""
+
+    reason = "missing optional dependency"
+
+
+def require_extra(module: str, extra: str, feature: Message) -> None:
+    """Raise :class:`MissingExtraError` naming ``pip install 'saikoro[extra]'`` when
+    ``module`` cannot be imported (the core install leaves out the server, PostgreSQL and
+    plotting libraries)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise MissingExtraError(
+            Message(
+                f"{feature.ja}には追加のライブラリが必要です: pip install 'saikoro[{extra}]'",
+                f"{feature.en} needs optional libraries: pip install 'saikoro[{extra}]'",
+            )
+        )

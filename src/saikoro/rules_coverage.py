@@ -346,6 +346,15 @@ def registered_rules(in_spec: set[str]) -> tuple[str, dict[str, tuple[str, str]]
     return spec, statuses
 
 
+def systems_with_rules() -> list[str]:
+    """Registered systems that have rules: in RULES.md, or in their own ``rules_spec``."""
+    from saikoro.systems import manifests
+
+    spec_text, _ = read_spec(None)
+    in_spec = {r.system for r in parse_spec(spec_text)}
+    return [m.id for m in manifests() if m.id in in_spec or m.rules_spec is not None]
+
+
 # ---------------------------------------------------------------- the report
 
 

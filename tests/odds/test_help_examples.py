@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from saikoro.cli.main import app
 from saikoro.systems import systems
 
-SYSTEMS = ("LittleWorld", "UnmeiD100")
+#: Every registered system with commands of its own (a new system is covered too).
+SYSTEMS = tuple(s.id for s in systems.values() if s.prefixes)
 JSON_KEYS = {
     "command",
     "exact",

@@ -22,7 +22,7 @@ def test_multiset_count():
     n=st.integers(2, 4),
     sides=st.sampled_from([2, 3, 6]),
     tail=st.sampled_from(["", "KH2", "KL1", ">=7", "<=5", "=6"]),
-    system=st.sampled_from(["DiceBot", "LittleWorld", "UnmeiD100"]),
+    system=st.sampled_from(list(saikoro.systems)),
 )
 def test_multisets_equal_every_sequence(n, sides, tail, system):
     command = f"{n}D{sides}{tail}"

@@ -18,7 +18,7 @@ from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.systems import systems
 
-SYSTEM_IDS = ("DiceBot", "LittleWorld", "UnmeiD100")
+SYSTEM_IDS = tuple(systems)  # every registered system, a new one included
 
 
 def help_candidates(help_message: str) -> set[str]:

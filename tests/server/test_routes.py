@@ -11,7 +11,7 @@ import saikoro
 from saikoro.server.routes_v2 import API_VERSION, BCDICE_VERSION
 from saikoro.systems import systems
 
-SYSTEM_IDS = ("DiceBot", "LittleWorld", "UnmeiD100")
+SYSTEM_IDS = tuple(systems)  # every registered system, a new one included
 
 
 def assert_cors(response) -> None:

@@ -21,12 +21,17 @@ def error_json(error: SaikoroError) -> dict[str, Any]:
     return {"ok": False, "reason": reason, "message": error.message.both()}
 
 
-def roll_json(command: str, system: str, rands: list[tuple[int, int]] | None) -> dict[str, Any]:
+def roll_json(
+    command: str,
+    system: str,
+    rands: list[tuple[int, int]] | None,
+    settings: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """One command → BCDice-API's roll body (or its error body). Never raises."""
     from saikoro.api import roll
 
     try:
-        result = roll(command, system, rands)
+        result = roll(command, system, rands, settings=settings)
     except SaikoroError as error:
         return error_json(error)
     if result is None:
@@ -97,12 +102,13 @@ def print_human(
     lang: str,
     rands: list[tuple[int, int]] | None = None,
     source: Any = None,
+    settings: dict[str, Any] | None = None,
 ) -> int:
     """Print a roll for people: the text, then any limit warning in both languages."""
     from saikoro.api import roll
     from saikoro.systems import systems
 
-    result = roll(command, system, rands, source=source)
+    result = roll(command, system, rands, source=source, settings=settings)
     if result is None:
         from saikoro.systems.hints import not_a_command
 
@@ -151,6 +157,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--batch", help="JSON lines file ('-' = stdin): one answer line per line")
     parser.add_argument("--manual", action="store_true", help="type in each die (physical dice)")
     parser.add_argument(
+        "--setting",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a house rule of the system, as /gm setting at a table (repeatable)",
+    )
+    parser.add_argument(
         "--lang",
         choices=("ja", "en"),
         help="human output language (default: $SAIKORO_LANG, else ja)",
@@ -175,18 +188,38 @@ def run(argv: list[str]) -> int:
             raise SaikoroError(Message("コマンドを指定してください", "give a command to roll"))
         text = " ".join(args.command)
         scripted = parse_rands(args.rands) if args.rands is not None else None
+        settings = parse_settings(args.setting)
         if args.as_json:
-            answer = roll_json(text, args.system, scripted)
+            answer = roll_json(text, args.system, scripted, settings)
             print(json.dumps(answer, ensure_ascii=False))
             return 0 if answer["ok"] else 1
         source = ManualSource(ask_die) if args.manual else None
-        return print_human(text, args.system, args.lang or current_lang(), scripted, source)
+        lang = args.lang or current_lang()
+        return print_human(text, args.system, lang, scripted, source, settings)
     except SaikoroError as error:
         if args.as_json:
             print(json.dumps(error_json(error), ensure_ascii=False))
         else:
             print_error(error)
         return 1
+
+
+def parse_settings(pairs: list[str]) -> dict[str, Any] | None:
+    """``KEY=VALUE`` house rules; a VALUE is JSON when it parses (3, true, "x"), else text."""
+    settings: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, raw = pair.partition("=")
+        if not equals or not key.strip():
+            raise SaikoroError(
+                Message(
+                    f"--setting {pair!r} は 項目=値 の形です", f"--setting {pair!r}: use KEY=VALUE"
+                )
+            )
+        try:
+            settings[key.strip()] = json.loads(raw)
+        except ValueError:
+            settings[key.strip()] = raw
+    return settings or None
 
 
 def _typed_face(answer: str, _sides: int) -> str:

@@ -18,6 +18,15 @@ def serve(
     BCDice-API 互換サーバーを起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
     BCDice-API URL に http://HOST:PORT を指定してください。
     """
+    from saikoro.errors import SaikoroError, require_extra
+    from saikoro.i18n import Message
+
+    try:
+        for module in ("fastapi", "uvicorn", "multipart"):
+            require_extra(module, "server", Message("サーバー", "the server"))
+    except SaikoroError as error:
+        typer.echo(f"エラー / error: {error.message.both()}", err=True)
+        raise typer.Exit(2) from None
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 

@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +62,7 @@ __all__ = [
     "PREDICATES",
     "BinaryOp",
     "Expr",
+    "FormulaError",
     "Negative",
     "NestingTooDeepError",
     "Number",
@@ -72,6 +73,7 @@ __all__ = [
     "compare",
     "divide",
     "eval_arith",
+    "evaluate_formula",
     "first_word",
     "normalize_cmp_op",
     "parse_add",
@@ -478,6 +480,56 @@ def eval_arith(text: str, round_type: str = "floor") -> int | None:
         return expr.eval(round_type)
     except ZeroDivisionError:
         return None
+
+
+# -- formulas over named values ---------------------------------------------------------
+
+#: Longest formula text accepted, and largest value a formula may reach.
+MAX_FORMULA_LENGTH = 200
+MAX_FORMULA_VALUE = 10**9
+_FORMULA_SPACE = re.compile(r"\s+")
+_UNKNOWN_NAME = re.compile(r"[^0-9+\-*/()]+")
+
+
+class FormulaError(SaikoroError):
+    """A formula over named values that cannot be computed (bilingual reason)."""
+
+    reason = "invalid formula"
+
+    def __init__(self, formula: str, why: str, why_en: str) -> None:
+        super().__init__(
+            Message(f"式 {formula!r} が不正です: {why}", f"invalid formula {formula!r}: {why_en}")
+        )
+
+
+def evaluate_formula(formula: str, values: Mapping[str, int], round_type: str = "floor") -> int:
+    """Integer arithmetic over named values (``体格*2+敏捷度``, ``(体格+運命)÷2``), on the
+    same grammar and rounding as the dice commands (``+ - * /``, parentheses, unary signs;
+    ``×``/``÷`` are ``*``/``/``; ``/`` rounds by ``round_type``). Each name is replaced by its
+    value; anything else is a :class:`FormulaError`. Never executes code."""
+    if len(formula) > MAX_FORMULA_LENGTH:
+        raise FormulaError(formula[:20] + "…", "長すぎます", "too long")
+    text = _FORMULA_SPACE.sub("", formula).replace("×", "*").replace("÷", "/")
+    for name in sorted(values, key=len, reverse=True):  # 体格成長率 before 体格
+        if name:
+            text = text.replace(name, f"({int(values[name])})")
+    unknown = _UNKNOWN_NAME.search(text)
+    if unknown is not None:
+        name = unknown.group(0)
+        raise FormulaError(formula, f"{name} という値はありません", f"unknown value {name}")
+    stream = TokenStream(_tokenize_word(text))
+    try:
+        expr = parse_add(stream)
+        stream.expect_end()
+    except ParseFailure:
+        raise FormulaError(formula, "構文エラー", "syntax error") from None
+    try:
+        value = expr.eval(round_type)
+    except ZeroDivisionError:
+        raise FormulaError(formula, "0 で割っています", "division by zero") from None
+    if abs(value) > MAX_FORMULA_VALUE:
+        raise FormulaError(formula, "値が大きすぎます", "value too large")
+    return value
 
 
 # -- preprocessor (system-specific commands) ---------------------------------------------

@@ -12,6 +12,9 @@ from saikoro.odds.result import Odds
 
 def write_plot(odds: Odds, path: str | Path) -> Path:
     """Write the distribution of ``odds`` and its flag chances to ``path`` (PNG)."""
+    from saikoro.errors import require_extra
+
+    require_extra("matplotlib", "plot", Message("グラフ (--plot)", "a plot (--plot)"))
     import matplotlib
 
     matplotlib.use("Agg")

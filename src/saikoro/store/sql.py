@@ -33,7 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
 
-from saikoro.errors import SaikoroError
+from saikoro.errors import SaikoroError, require_extra
 from saikoro.i18n import Message
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState, apply_in_place, replay
@@ -105,6 +105,8 @@ class SqlStore:
     def __init__(self, url_or_path: str) -> None:
         url = database_url(url_or_path)
         self.url = url
+        if url.startswith("postgresql+psycopg"):
+            require_extra("psycopg", "postgres", Message("PostgreSQL", "PostgreSQL"))
         try:
             if url.startswith("sqlite"):
                 self.engine: Engine = create_engine(url, connect_args={"timeout": 60})

@@ -21,10 +21,31 @@ import types
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from saikoro.errors import UnsupportedSystemError
+from saikoro.errors import SaikoroError, UnsupportedSystemError
 from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
 from saikoro.systems.manifest import SystemManifest
+
+
+class SettingsError(SaikoroError):
+    """House-rule settings that the system's settings model refuses."""
+
+    reason = "invalid setting"
+
+    @classmethod
+    def from_validation(cls, system_id: str, error: ValueError) -> SettingsError:
+        from pydantic import ValidationError
+
+        from saikoro.sheets import describe_validation_error
+
+        problems = describe_validation_error(error) if isinstance(error, ValidationError) else []
+        return cls(
+            Message(
+                f"{system_id} の設定が正しくありません: " + "; ".join(p.ja for p in problems),
+                f"invalid {system_id} settings: " + "; ".join(p.en for p in problems),
+            )
+        )
+
 
 #: Modules of this package that are not game systems.
 _NOT_SYSTEMS = frozenset({"base", "manifest", "hints"})
@@ -156,12 +177,24 @@ class SystemRegistry(Mapping[str, GameSystem]):
         return self._settings[key]
 
     def configured(self, system_id: str, overrides: Mapping[str, Any] | None = None) -> GameSystem:
-        """The system playing by house rules: typed commands and the tracker alike."""
+        """The system playing by house rules: typed commands and the tracker alike.
+
+        Unknown systems raise UnsupportedSystemError, bad overrides a bilingual
+        :class:`SettingsError` (``saikoro roll --setting``)."""
+        game = self.get_system(system_id)
         if not overrides:
-            return self[system_id]
-        settings = self.settings(system_id, overrides)
+            return game
+        try:
+            settings = self.settings(system_id, overrides)
+        except ValueError as error:  # pydantic's ValidationError
+            raise SettingsError.from_validation(system_id, error) from None
         if settings is None:
-            return self[system_id]
+            raise SettingsError(
+                Message(
+                    f"{system_id} には設定 (ハウスルール) がありません",
+                    f"{system_id} has no settings (house rules)",
+                )
+            )
         key = (system_id, json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False))
         if key not in self._configured:
             self._configured[key] = self.manifest(system_id).game_class()(settings)
@@ -206,4 +239,4 @@ class _RegistryModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _RegistryModule
 
-__all__ = ["GameSystem", "SystemManifest", "SystemRegistry", "systems"]
+__all__ = ["GameSystem", "SettingsError", "SystemManifest", "SystemRegistry", "systems"]

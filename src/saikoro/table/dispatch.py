@@ -577,7 +577,7 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             )
         if sheet.name in emit.state.characters:
             raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
-        character = tracker.new_character(sheet, side, row)
+        character = tracker.new_character(sheet, side, row, emit)
         emit.gm = ctx.gm
         emit.add(
             ev.CHARACTER_ADDED,

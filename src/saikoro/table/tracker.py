@@ -60,7 +60,10 @@ class Tracker:
         return settings(self.system, emit.state.fields.get("settings"))
 
     # -- characters --------------------------------------------------------
-    def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
+    def new_character(
+        self, sheet: SheetBase, side: str | None, row: str | None, emit: Emit | None = None
+    ) -> Character:
+        """The table's character for a sheet; ``emit`` (the room) gives its house rules."""
         fields_set = sheet.model_fields_set
         hp = sheet.hp if "hp" in fields_set else sheet.max_hp
         return Character(

@@ -36,7 +36,9 @@ from saikoro.table.tracker import Tracker
 S = DEFAULT_SETTINGS
 ABILITIES = ("体力", "技巧", "理知")
 POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
-CONFUSION = S.confusion_label
+#: LW-COND-05's state has no name in the seed: the room's ``confusion_label`` setting names it,
+#: and the condition is known by this rule ID, so renaming it mid-game keeps it working.
+CONFUSION_RULE = "LW-COND-05"
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 
 
@@ -50,7 +52,7 @@ def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.C
         poison=poison.level if poison else 0,
         paralysis=para is not None,
         sleep=sleep is not None,
-        confusion=character.condition(CONFUSION) is not None,
+        confusion=any(CONFUSION_RULE in c.rules for c in character.conditions),
         paralysis_turns=max(0, turns - (para.since_own_turn or 0)) if para else 0,
         sleep_turns=max(0, turns - (sleep.since_own_turn or 0)) if sleep else 0,
     )
@@ -101,8 +103,10 @@ class LittleWorldTracker(Tracker):
     def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
         return {"row": ROWS.get(row or "", getattr(sheet, "row", "前衛"))}
 
-    def new_character(self, sheet: SheetBase, side: str | None, row: str | None) -> Character:
-        character = super().new_character(sheet, side, row)
+    def new_character(
+        self, sheet: SheetBase, side: str | None, row: str | None, emit: Emit | None = None
+    ) -> Character:
+        character = super().new_character(sheet, side, row, emit)
         sc = getattr(sheet, "conditions", None)
         if sc is not None:
             conds = []
@@ -119,7 +123,8 @@ class LittleWorldTracker(Tracker):
                     Condition(label=SLEEP, since_own_turn=-sc.sleep_turns, rules=["LW-COND-04"])
                 )
             if sc.confusion:
-                conds.append(Condition(label=CONFUSION, rules=["LW-COND-05"]))
+                label = (self.cfg(emit) if emit is not None else S).confusion_label
+                conds.append(Condition(label=label, rules=[CONFUSION_RULE]))
             character.conditions = conds
         return character
 
@@ -188,8 +193,8 @@ class LittleWorldTracker(Tracker):
                 since_minute=clock,
                 rules=[rule],
             )
-        if label == CONFUSION:
-            return Condition(label=CONFUSION, rules=["LW-COND-05"])
+        if label == self.cfg(emit).confusion_label:
+            return Condition(label=label, rules=[CONFUSION_RULE])
         return Condition(label=label, level=level)
 
     # -- order -------------------------------------------------------------

@@ -9,13 +9,13 @@ raise :class:`UnmeiRuleError`, a :class:`saikoro.errors.SaikoroError`.
 
 from __future__ import annotations
 
-import ast
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Literal
 
+from saikoro.dice.arith import evaluate_formula
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, Rounding, UnmeiSettings
@@ -873,65 +873,8 @@ def apply_growth(
 
 # ---------------------------------------------------------------- formula table (UM-LEVEL-03)
 
-_ALLOWED_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
-MAX_FORMULA_LENGTH = 200
-
-
-class FormulaError(UnmeiRuleError):
-    reason = "invalid formula"
-
-
-def _formula_error(formula: str, why: str, why_en: str) -> FormulaError:
-    return FormulaError(
-        Message(f"式 {formula!r} が不正です: {why}", f"invalid formula {formula!r}: {why_en}")
-    )
-
-
-def evaluate_formula(formula: str, values: Mapping[str, int]) -> int:
-    """UM-LEVEL-03 (house rule): integer arithmetic (+ − × ÷, ÷ rounds down, parentheses)
-    over ability names, e.g. ``体格*2+敏捷度``. Never executes code."""
-    if len(formula) > MAX_FORMULA_LENGTH:
-        raise _formula_error(formula[:20] + "…", "長すぎます", "too long")
-    text = formula.replace("×", "*").replace("÷", "/")
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise _formula_error(formula, "構文エラー", "syntax error") from None
-
-    def walk(node: ast.AST) -> int:
-        if isinstance(node, ast.Expression):
-            return walk(node.body)
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, int)
-            and not isinstance(node.value, bool)
-        ):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in values:
-                raise _formula_error(
-                    formula, f"{node.id} という値はありません", f"unknown value {node.id}"
-                )
-            return values[node.id]
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = walk(node.operand)
-            return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.BinOp) and isinstance(node.op, _ALLOWED_BINOPS):
-            left, right = walk(node.left), walk(node.right)
-            if isinstance(node.op, ast.Add):
-                return left + right
-            if isinstance(node.op, ast.Sub):
-                return left - right
-            if isinstance(node.op, ast.Mult):
-                if abs(left) > 10**6 or abs(right) > 10**6:
-                    raise _formula_error(formula, "値が大きすぎます", "value too large")
-                return left * right
-            if right == 0:
-                raise _formula_error(formula, "0 で割っています", "division by zero")
-            return left // right
-        raise _formula_error(formula, "使えない記号があります", "unsupported element")
-
-    return walk(tree)
+# The formulas are the dice engine's integer arithmetic over ability names (one arithmetic
+# core for sums, damage and formulas): saikoro.dice.arith.evaluate_formula / FormulaError.
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,13 @@ from typing import Annotated, ClassVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from saikoro.dice.arith import FormulaError, evaluate_formula
 from saikoro.sheets import SheetBase, sheet_error
 from saikoro.systems.unmeid100.rules import (
     MAX_LEVEL,
     MIN_LEVEL,
     CharacterKind,
-    UnmeiRuleError,
     derive,
-    evaluate_formula,
     fate_target,
     fate_uses_per_session,
 )
@@ -76,29 +75,10 @@ ResistClass = Annotated[
 def _damage_dice(value: str) -> str:
     """UM-DMG-01: a weapon's damage is an AddDice sum such as ``2D6`` or ``1D8+1``: it
     must parse and roll (checked with seeded dice, so no real die is used) to a number."""
-    from saikoro.dice.commands import add_dice
-    from saikoro.dice.engine import evaluate
-    from saikoro.dice.normalize import normalize
-    from saikoro.dice.randomizer import Randomizer, SeededSource
-    from saikoro.errors import SaikoroError
-    from saikoro.systems import systems
+    from saikoro.dice.sums import sum_problem
 
-    problem_ja = problem_en = ""
-    command = add_dice.parse(normalize(value)) if value.strip() else None
-    if command is None or command.cmp_op is not None or command.secret:
-        problem_ja, problem_en = "ダイス式ではありません", "is not a dice sum"
-    else:
-        randomizer = Randomizer(SeededSource(0))
-        try:
-            result = evaluate(value, systems.get_system("DiceBot"), randomizer)
-        except SaikoroError as error:
-            problem_ja, problem_en = error.message.ja, error.message.en
-        else:
-            if result is None or result.value is None:
-                problem_ja, problem_en = "ダイス式ではありません", "is not a dice sum"
-            elif randomizer.limits_hit:
-                problem_ja = " ".join(w.ja for w in randomizer.warnings)
-                problem_en = " ".join(w.en for w in randomizer.warnings)
+    problem = sum_problem(value)
+    problem_ja, problem_en = (problem.ja, problem.en) if problem else ("", "")
     if problem_ja:
         raise _error(
             f"ダメージダイス {value!r} は振れません: {problem_ja} (例: 2D6, 1D8+1)",
@@ -277,7 +257,7 @@ class UnmeiSheet(SheetBase):
                 )
             try:
                 evaluate_formula(formula, values)
-            except UnmeiRuleError as error:
+            except FormulaError as error:
                 raise _error(error.message.ja, error.message.en, "UM-LEVEL-03") from None
         return value
 

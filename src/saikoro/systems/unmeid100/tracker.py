@@ -433,15 +433,14 @@ class UnmeiTracker(Tracker):
         emit.set_field(name, "_used", [*key, follow])
 
     def _roll_damage(self, emit: Emit, expr: str, times: int = 1) -> int:
-        from saikoro.dice.engine import evaluate
-        from saikoro.systems import systems
+        from saikoro.dice.sums import roll_sum
 
         total = 0
         for _ in range(times):
-            result = evaluate(expr, systems.get_system("DiceBot"), emit.randomizer)
-            if result is None or result.value is None:
+            rolled = roll_sum(expr, emit.randomizer)
+            if rolled is None:
                 raise fail(f"ダメージダイス {expr!r} を振れません", f"cannot roll damage {expr!r}")
-            total += result.value
+            total += rolled
         return total
 
     def apply_damage(
