@@ -1,10 +1,11 @@
 """Better refusals: why a line is not a command of a system, and which system ID was meant.
 
-- ``LWA3-2`` rolled in DiceBot: it is a LittleWorld command (say which system is in use
-  and which one has it).
-- ``MA60,30`` or ``FATE`` in UnmeiD100: the command's usage (a system's ``usage`` map).
-- ``unmeid100``: system IDs are matched case-insensitively; an unknown one gets the
-  nearest known ID as a suggestion.
+- another system's command (``LWA3-2`` rolled in the generic system): say which system is in
+  use and which one has the command (found by the systems' ``prefixes``).
+- a command of the system that cannot be read (``MA60,30``, ``FATE``): the command's usage
+  (a system's ``usage`` map).
+- system IDs are matched case-insensitively; an unknown one gets the nearest known ID as a
+  suggestion.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ _DICE_START = re.compile(r"^S?\d*D\d", re.IGNORECASE)
 
 
 def resolve_system_id(name: str) -> str:
-    """The known system ID spelled ``name`` in any case (``unmeid100`` → ``UnmeiD100``);
-    ``name`` itself when none matches (the registry then refuses it)."""
+    """The known system ID spelled ``name`` in any letter case (an ID typed all lower-case
+    still finds its system); ``name`` itself when none matches (the registry refuses it)."""
     from saikoro.systems import systems
 
     if name in systems:
@@ -60,7 +61,7 @@ def _usage_name(word: str, usage: dict[str, tuple[str, str]]) -> str | None:
 
 
 def other_system_with(command: str, system_id: str) -> str | None:
-    """Another built-in system whose command ``command`` is (``LWA3-2`` → LittleWorld)."""
+    """Another registered system whose command ``command`` is (by its ``prefixes``)."""
     from saikoro.systems import systems
 
     word = _first_word(command)
