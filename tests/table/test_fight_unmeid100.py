@@ -82,6 +82,7 @@ def check_final(final: dict) -> None:
     "UM-FATE-04",
     "UM-DEFEND-01",
     "UM-RANGED-01",
+    via="table",
 )
 def test_unmeid100_fight(tmp_path):
     db = str(tmp_path / "um.db")

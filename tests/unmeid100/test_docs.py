@@ -39,7 +39,7 @@ def test_every_um_rule_has_a_status_in_the_reference() -> None:
     assert all(statuses[i][0] != STATUS_GM for i in ids)  # nothing is left wholly to the GM
 
 
-@pytest.mark.rule("UM-CHECK-01", "UM-MELEE-01", "UM-MAGIC-03", "UM-LEVEL-02")
+@pytest.mark.rule("UM-CHECK-01", "UM-MELEE-01", "UM-MAGIC-03", "UM-LEVEL-02", via="cli")
 @pytest.mark.parametrize(("args", "expected"), examples())
 def test_documented_examples_are_true(args: list[str], expected: str) -> None:
     result = runner.invoke(app, args)

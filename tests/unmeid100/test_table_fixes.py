@@ -227,3 +227,23 @@ def test_raising_an_ability_recomputes_the_derived_values(tmp_path):
     assert "(1D100<=43)" in out[3]["text"] and "(1D100<=20)" in out[4]["text"]
     assert "(1D100<=50)" in out[7]["text"]
     assert chars(out)["セージ"]["max_hp"] == 24
+
+
+# -- UM-MELEE-02 at the table: a critical triggers the weapon's abilities -------------------
+
+
+@pytest.mark.rule("UM-MELEE-02", "UM-MELEE-01", "UM-DMG-01", via="table")
+def test_a_critical_triggers_hissatsu_renzoku_and_gm_defined_abilities(tmp_path):
+    out = run(
+        tmp_path,
+        # 9 ≤ 敏捷度9: critical; 必殺: 2D8 rolled twice [1,2]+[3,4] = 10 → オーク 15 → 5
+        ["@騎士 /melee オーク"],
+        ["9/100", "1/8", "2/8", "3/8", "4/8"],
+        sheets=("knight", "orc"),
+    )
+    assert refused(out) == []
+    said = out[0]["text"]
+    assert "クリティカルヒット！ 命中" in said
+    assert "クリティカル効果 (GM裁定): 連続: もう一度攻撃できる、貫通" in said
+    assert "ダメージ 2D8×2 ＞ 10" in said
+    assert chars(out)["オーク"]["hp"] == 5
