@@ -7,6 +7,7 @@ Players see Japanese by default (as BCDice prints it); English is available with
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -27,8 +28,22 @@ class Message:
     ja: str
     en: str
 
+    @classmethod
+    def same(cls, text: str) -> Message:
+        """Text that reads the same in both languages (numbers, dice, names)."""
+        return cls(text, text)
+
     def text(self, lang: str | None = None) -> str:
         return self.en if (lang or current_lang()) == "en" else self.ja
+
+    @staticmethod
+    def join(separator: str, parts: Iterable[Message]) -> Message:
+        """The parts joined in each language (``＞`` between the parts of a result)."""
+        listed = list(parts)
+        return Message(separator.join(p.ja for p in listed), separator.join(p.en for p in listed))
+
+    def __add__(self, other: Message) -> Message:
+        return Message(self.ja + other.ja, self.en + other.en)
 
     def both(self) -> str:
         """Both languages on one line, for errors and warnings: ``日本語 / English``."""

@@ -8,7 +8,9 @@ five flags must equal BCDice's (absent flags mean false, ``output = ""`` means
 
 from __future__ import annotations
 
+import re
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +59,23 @@ def test_bcdice_case(shared: Path, file_name: str, index: int) -> None:
     assert result.text == case["output"]
     for flag in FLAGS:
         assert getattr(result, flag) == case.get(flag, False), flag
+
+
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]")
+
+
+@pytest.mark.parametrize(("file_name", "index"), CASES, ids=[f"{f}#{i}" for f, i in CASES])
+def test_bcdice_case_in_english(shared: Path, file_name: str, index: int) -> None:
+    """Every command makes its own English (``text_en``): no Japanese left in it but what the
+    player typed (choice items), and the same numbers as the Japanese text."""
+    case = _load(shared / "conformance" / "bcdice" / file_name)[index]
+    if case["output"] == "":
+        return
+    rands = [(r["value"], r["sides"]) for r in case.get("rands", [])]
+    result = saikoro.roll(case["input"], "DiceBot", rands)
+    assert result is not None and result.text_en is not None, case["input"]
+    typed = set(_JAPANESE.findall(unicodedata.normalize("NFKC", case["input"])))
+    assert set(_JAPANESE.findall(result.text_en.replace("＞", ""))) <= typed, result.text_en
+    assert re.findall(r"\d+", result.text_en) == re.findall(r"\d+", result.text) or (
+        "1 to" in result.text_en  # the limit sentences say "from 1 to 100" in another order
+    )

@@ -121,3 +121,30 @@ def test_roll_setting_gives_a_single_roll_the_house_rules() -> None:
     bad = roll("--setting", "critical_sixes=0", "--rands", "6/6,6/6", "LW3>=4")
     assert bad.returncode == 1
     assert "critical_sixes" in bad.stderr and "1 以上" in bad.stderr and "at least 1" in bad.stderr
+
+
+@pytest.mark.rule("UM-MELEE-01", "UM-DMG-01")
+def test_unmeid100_tracker_attack_in_english(room) -> None:
+    """The tracker's attack text is made in English by the code that makes it (the MA
+    command's own pieces), not translated from the Japanese line."""
+    s = room("UnmeiD100", ["ken.json", "orc.json"])
+    out = run(s, "@ケン /melee オーク", [(30, 100), (3, 6), (4, 6)])
+    english = out.text("en")
+    assert "ケン → オーク ＞ melee attack (1D100<=60) AC15 Critical<=" in english
+    assert "＞ 30 ＞ hit" in english
+    assert not [w for w in JAPANESE.findall(english) if w not in "ケンオーク剣"], english
+
+
+@pytest.mark.parametrize("system", ["LittleWorld", "UnmeiD100"])
+def test_every_help_example_makes_its_own_english(system: str) -> None:
+    """Each example command of the system's help gives ``text_en`` from the command itself."""
+    from odds.test_help_examples import help_examples
+
+    from saikoro.api import roll
+    from saikoro.dice.randomizer import SeededSource
+
+    commands = help_examples(system)
+    assert len(commands) >= 5
+    for command in commands:
+        result = roll(command, system, source=SeededSource(1))
+        assert result is not None and result.text_en, command

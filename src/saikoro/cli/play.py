@@ -6,12 +6,13 @@
 Reads chat lines — an interactive prompt with history when stdin is a terminal, plain
 UTF-8 lines otherwise (a line that is not UTF-8 is refused) — and prints each result until
 ``/quit``, ``/exit`` or the end of the input. The exit status is 1 when a line was refused
-(or scripted dice were left over), 2 when the room cannot be opened.
+(or scripted dice were left over), 2 when the room cannot be opened or the database failed
+(down, damaged) while playing. Other people's text is shown with its control characters
+escaped (``\x1b``), so a chat line cannot drive the terminal.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -102,10 +103,12 @@ def _carry_out(session: Any, line: str) -> Any:
     except SaikoroError as error:
         return error
     except Exception as bug:  # a bug: report it, change nothing, keep the table going
+        first_line = (str(bug).strip().splitlines() or [""])[0]
+        what = f"{type(bug).__name__}: {first_line}"
         return SaikoroError(
             Message(
-                f"内部エラー (何も変更していません): {bug!r}",
-                f"internal error (nothing changed): {bug!r}",
+                f"内部エラー (何も変更していません): {what}",
+                f"internal error (nothing changed): {what}",
             ),
             reason="internal error",
         )
@@ -136,11 +139,11 @@ def run_play(
     rands: str | None,
     as_json: bool,
 ) -> int:
-    from saikoro.cli.report import print_error
+    from saikoro.cli.report import json_line, print_error, terminal_text
     from saikoro.dice.randomizer import RandomSource, ScriptedSource, parse_rands
     from saikoro.errors import SaikoroError
     from saikoro.i18n import current_lang
-    from saikoro.store import open_store
+    from saikoro.store import StoreError, open_store
     from saikoro.table.session import TableSession
     from saikoro.transfer import register_with_table
 
@@ -150,18 +153,17 @@ def run_play(
     def fatal(error: SaikoroError) -> int:
         if as_json:
             print(
-                json.dumps(
+                json_line(
                     {
                         "ok": False,
                         "reason": error.reason,
                         "ja": error.message.ja,
                         "en": error.message.en,
-                    },
-                    ensure_ascii=False,
+                    }
                 )
             )
         else:
-            print(error.message.both(), file=sys.stderr)
+            print(terminal_text(error.message.both()), file=sys.stderr)
         return 2
 
     try:
@@ -196,24 +198,23 @@ def run_play(
             else:
                 outcome = _carry_out(session, line)
             if isinstance(outcome, SaikoroError):
-                failed = outcome
-                status = 1
+                refusal = outcome
+                status = 2 if isinstance(refusal, StoreError) else max(status, 1)
                 if as_json:
                     print(
-                        json.dumps(
+                        json_line(
                             {
                                 "line": line,
                                 "ok": False,
-                                "reason": failed.reason,
-                                "ja": failed.message.ja,
-                                "en": failed.message.en,
-                            },
-                            ensure_ascii=False,
+                                "reason": refusal.reason,
+                                "ja": refusal.message.ja,
+                                "en": refusal.message.en,
+                            }
                         ),
                         flush=True,
                     )
                 else:
-                    print(f"エラー / error: {failed.message.both()}", flush=True)
+                    print(f"エラー / error: {terminal_text(refusal.message.both())}", flush=True)
                 continue
             if as_json:
                 body: dict[str, Any] = {
@@ -225,16 +226,16 @@ def run_play(
                 }
                 if outcome.data is not None:
                     body["state"] = outcome.data
-                print(json.dumps(body, ensure_ascii=False), flush=True)
+                print(json_line(body), flush=True)
             else:
                 text = outcome.text(lang, gm=gm)
                 if text:
-                    print(text, flush=True)
+                    print(terminal_text(text), flush=True)
         if scripted is not None and scripted.remaining:
             try:
                 scripted.assert_exhausted()
             except SaikoroError as error:
-                status = 1
+                status = max(status, 1)
                 print_error(error)
     finally:
         store.close()

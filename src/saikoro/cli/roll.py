@@ -115,9 +115,9 @@ def print_human(
         raise UnsupportedCommandError(not_a_command(command, system))
     text = result.text
     if lang == "en":
-        from saikoro.dice.words import to_english
+        from saikoro.dice.words import english_text
 
-        text = to_english(text, systems[system])
+        text = english_text(result, systems[system])
     prefix = ("[secret] " if lang == "en" else "[シークレット] ") if result.secret else ""
     print(prefix + text)
     for warning in result.warnings:

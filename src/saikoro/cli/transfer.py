@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
-from saikoro.cli.report import print_error
+from saikoro.cli.report import print_error, terminal_text
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
@@ -56,25 +57,93 @@ def _read_input(name: str) -> bytes:
     return raw
 
 
-def _run_import(
-    source_format: str, file: str, system: str | None, out: str | None, lang: str | None
-) -> None:
-    from saikoro.sheets import dump_sheet_text, save_sheet
-    from saikoro.transfer import import_bytes
+NAME_HELP = "import only the character with this name (a room file holds several)"
+ACCEPT_HELP = (
+    "import even when a label matched doubtfully (a file for another game, a loose label"
+    " such as 生命力, a value given twice); the report marks those lines"
+)
 
+
+def _run_import(
+    source_format: str,
+    file: str,
+    system: str | None,
+    out: str | None,
+    lang: str | None,
+    name: str | None = None,
+    accept_ambiguous: bool = False,
+) -> None:
+    from saikoro.i18n import current_lang
+    from saikoro.sheets import dump_sheet_text, save_sheet
+    from saikoro.transfer import AmbiguousImport, import_all
+
+    lang = lang or current_lang()
     try:
-        sheet, report = import_bytes(_read_input(file), source_format, system)
-        if out and out != "-":
-            save_sheet(sheet, out)
+        results = import_all(
+            _read_input(file),
+            source_format,
+            system,
+            name=name,
+            accept_ambiguous=accept_ambiguous,
+        )
+        sheets = [sheet for sheet, _ in results]
+        if len(sheets) > 1 and out and out != "-":
+            written = _save_each(sheets, Path(out))
+        elif out and out != "-":
+            save_sheet(sheets[0], out)
+            written = [out]
         else:
-            sys.stdout.write(dump_sheet_text(sheet, ".json"))
+            written = []
+            if len(sheets) == 1:
+                sys.stdout.write(dump_sheet_text(sheets[0], ".json"))
+            else:
+                texts = [dump_sheet_text(sheet, ".json").rstrip() for sheet in sheets]
+                sys.stdout.write("[\n" + ",\n".join(texts) + "\n]\n")
+    except AmbiguousImport as error:
+        print(terminal_text(error.report.render(lang)), file=sys.stderr)
+        raise _fail(error) from None
     except SaikoroError as error:
         raise _fail(error) from None
-    from saikoro.i18n import current_lang
+    for _sheet, report in results:
+        print(terminal_text(report.render(lang)), file=sys.stderr)
+    if len(sheets) > 1:
+        names = [sheet.name for sheet in sheets]
+        print(
+            terminal_text(
+                f"{len(names)} characters imported: {', '.join(names)}"
+                if lang == "en"
+                else f"{len(names)} 人のキャラクターを取り込みました: {'、'.join(names)}"
+            ),
+            file=sys.stderr,
+        )
+    for path in written:
+        print(terminal_text(f"→ {path}"), file=sys.stderr)
 
-    print(report.render(lang or current_lang()), file=sys.stderr)
-    if out and out != "-":
-        print(f"→ {out}", file=sys.stderr)
+
+_UNSAFE_FILE_CHARS = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]')
+
+
+def _save_each(sheets: list[Any], directory: Path) -> list[str]:
+    """Several sheets into ``directory`` (created), one ``<name>.json`` each."""
+    from saikoro.sheets import save_sheet
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise _write_error(str(directory), error) from None
+    written: list[str] = []
+    taken: set[str] = set()
+    for sheet in sheets:
+        stem = _UNSAFE_FILE_CHARS.sub("_", sheet.name).strip(" .") or "character"
+        stem = stem[:100]
+        candidate, n = stem, 2
+        while candidate in taken:
+            candidate, n = f"{stem}-{n}", n + 1
+        taken.add(candidate)
+        path = directory / f"{candidate}.json"
+        save_sheet(sheet, path)
+        written.append(str(path))
+    return written
 
 
 @import_app.command("ccfolia")
@@ -85,22 +154,30 @@ def import_ccfolia(
     lang: str | None = typer.Option(
         None, "--lang", help="ja or en (the report; default: $SAIKORO_LANG, else ja)"
     ),
+    accept_ambiguous: bool = typer.Option(False, "--accept-ambiguous", help=ACCEPT_HELP),
 ) -> None:
     """CCFOLIA のクリップボード JSON ({"kind": "character", …}) を取り込む。"""
-    _run_import("ccfolia", file, system, out, lang)
+    _run_import("ccfolia", file, system, out, lang, accept_ambiguous=accept_ambiguous)
 
 
 @import_app.command("udonarium")
 def import_udonarium(
     file: str = typer.Argument(..., help=FILE_HELP + ": a .zip with data.xml, or the .xml"),
     system: Optional[str] = typer.Option(None, "--system", "-s", help=SYSTEM_HELP),  # noqa: UP045
-    out: Optional[str] = typer.Option(None, "-o", "--output", help=OUT_HELP),  # noqa: UP045
+    out: str | None = typer.Option(
+        None,
+        "-o",
+        "--output",
+        help=OUT_HELP + "; for a file with several characters, a directory (NAME.json each)",
+    ),
     lang: str | None = typer.Option(
         None, "--lang", help="ja or en (the report; default: $SAIKORO_LANG, else ja)"
     ),
+    name: str | None = typer.Option(None, "--name", help=NAME_HELP),
+    accept_ambiguous: bool = typer.Option(False, "--accept-ambiguous", help=ACCEPT_HELP),
 ) -> None:
-    """Udonarium のキャラクター (zip または data.xml) を取り込む。"""
-    _run_import("udonarium", file, system, out, lang)
+    """Udonarium のキャラクター (zip または data.xml、部屋データ) を取り込む。"""
+    _run_import("udonarium", file, system, out, lang, name, accept_ambiguous)
 
 
 def _load(sheet_path: str):  # type: ignore[no-untyped-def]

@@ -18,6 +18,8 @@ class RollResult:
     ``rules`` names the RULES.md rule IDs applied; ``detail`` holds system-specific
     structured values (attack/defence values, bands, …) for front ends.
     ``warnings`` says which limit was hit (shown in human-readable output only).
+    ``text_en`` is the text in English, made by the command itself (BCDice-API's ``text``
+    stays the Japanese one); :attr:`message` gives both.
     """
 
     text: str
@@ -31,6 +33,12 @@ class RollResult:
     rules: tuple[str, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)
     warnings: list[Message] = field(default_factory=list)
+    text_en: str | None = None
+
+    @property
+    def message(self) -> Message | None:
+        """The text in both languages, when the command made its English."""
+        return Message(self.text, self.text_en) if self.text_en is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """BCDice-API v2's roll response body."""
@@ -63,7 +71,8 @@ class SumCheck:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """A game system's judgement of a sum: the text after the last ``＞`` and the flags."""
+    """A game system's judgement of a sum: the text after the last ``＞`` (Japanese and
+    ``text_en``) and the flags."""
 
     text: str
     success: bool = False
@@ -71,3 +80,4 @@ class CheckResult:
     critical: bool = False
     fumble: bool = False
     rules: tuple[str, ...] = ()
+    text_en: str | None = None

@@ -1,5 +1,9 @@
 """English for BCDice's Japanese result words (``--lang en``).
 
+Every command makes its own English (``RollResult.text_en``: the generic commands and every
+command of the built-in game systems); :func:`english_text` prefers it. What is left for
+the translation below: a result without ``text_en`` (a system's BCDice ``grich_text`` hook,
+a third-party system that gives none; the odds' words of such results).
 ``to_english(text, system)`` replaces the words the generic commands print
 (成功, 失敗, クリティカル, ファンブル, 成功数, their error sentences) and the
 system's own ``glossary_en`` in one pass, longest phrase first, so a phrase is
@@ -13,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from saikoro.dice.result import RollResult
     from saikoro.dice.system import DiceSystem
 
 #: The generic commands' words (BCDice's en_us locale where it has one).
@@ -44,6 +49,13 @@ def _translator(glossary: tuple[tuple[str, str], ...]) -> tuple[re.Pattern[str],
     table.update(dict(glossary))  # a system's own words win over the generic ones
     keys = sorted((k for k in table if k), key=len, reverse=True)
     return re.compile("|".join(map(re.escape, keys))), table
+
+
+def english_text(result: RollResult, system: DiceSystem | None = None) -> str:
+    """The result's text in English: the command's own, else its words translated."""
+    if result.text_en is not None:
+        return result.text_en
+    return to_english(result.text, system)
 
 
 def to_english(text: str, system: DiceSystem | None = None) -> str:

@@ -209,11 +209,14 @@ def _from_enumeration(
 ) -> Odds:
     distribution: dict[int, Fraction] = {}
     words: dict[str, Fraction] = {}
+    words_en: dict[str, str] = {}
     for outcome, p in found.outcomes.items():
         value = outcome[4]
         if value is not None:
             distribution[value] = distribution.get(value, Fraction(0)) + p
-        words[outcome[5]] = words.get(outcome[5], Fraction(0)) + p
+        word, english = outcome[5]
+        words[word] = words.get(word, Fraction(0)) + p
+        words_en[word] = english
     distribution = dict(sorted(distribution.items()))
     mean, stdev = moments(distribution)  # type: ignore[arg-type]
     return Odds(
@@ -229,6 +232,7 @@ def _from_enumeration(
         context=_with_comparison(run, found.context),
         example=_text(found.example),
         words=word_breakdown(words),  # type: ignore[arg-type]
+        words_en=words_en,
         success=_flag_probability(found.outcomes, "success"),
         failure=_flag_probability(found.outcomes, "failure"),
         critical=_flag_probability(found.outcomes, "critical"),
@@ -276,6 +280,7 @@ def _from_sample(run: Runner, sample: montecarlo.Sample) -> Odds:
         context=_with_comparison(run, sample.context),
         example=_text(sample.example),
         words=word_breakdown({w: c / sample.n for w, c in sample.words.items()}),
+        words_en=sample.words_en,
         time_limited=sample.time_limited,
         success=sample.probability("success"),
         failure=sample.probability("failure"),

@@ -57,6 +57,8 @@ class Sample:
     context: dict[str, Any] = field(default_factory=dict)
     example: RollResult | None = None
     words: dict[str, int] = field(default_factory=dict)
+    #: Each Japanese result word in English (as the command made it).
+    words_en: dict[str, str] = field(default_factory=dict)
     #: Stopped by the time budget before the samples asked for.
     time_limited: bool = False
 
@@ -90,11 +92,13 @@ def sample_outcomes(
     hits = dict.fromkeys(FLAGS, 0)
     values: dict[int, int] = {}
     words: dict[str, int] = {}
+    words_en: dict[str, str] = {}
     common = CommonDetails()
     for _ in range(n):
         result = run(source)
-        success, failure, critical, fumble, value, word = outcome_of(result)
+        success, failure, critical, fumble, value, (word, english) = outcome_of(result)
         words[word] = words.get(word, 0) + 1
+        words_en[word] = english
         hits["success"] += success
         hits["failure"] += failure
         hits["critical"] += critical
@@ -106,4 +110,4 @@ def sample_outcomes(
         if deadline is not None and done < n and time.monotonic() >= deadline:
             break
     values = dict(sorted(values.items()))
-    return Sample(done, hits, values, common.details, common.example, words, done < n)
+    return Sample(done, hits, values, common.details, common.example, words, words_en, done < n)

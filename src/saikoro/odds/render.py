@@ -216,7 +216,7 @@ def render(odds: Odds, console: Console, lang: str = "ja") -> None:
         words.add_column()
         words.add_column(justify="right")
         for word, p in odds.words.items():
-            words.add_row(_word(word, odds.system, lang) or "—", percent(float(p)))
+            words.add_row(_word(word, odds, lang) or "—", percent(float(p)))
         console.print(words)
     if _uniform(odds.distribution):
         low, high = min(odds.distribution), max(odds.distribution)
@@ -256,10 +256,12 @@ def _uniform(distribution: dict[int, Any]) -> bool:
     return contiguous and all(distribution[v] == first for v in values)
 
 
-def _word(word: str, system: str, lang: str) -> str:
+def _word(word: str, odds: Odds, lang: str) -> str:
     if lang != "en" or not word:
         return word
+    if word in odds.words_en:  # the command's own English
+        return odds.words_en[word]
     from saikoro.dice.words import to_english
     from saikoro.systems import systems
 
-    return to_english(word, systems.get_system(system))
+    return to_english(word, systems.get_system(odds.system))

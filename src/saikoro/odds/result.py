@@ -75,6 +75,8 @@ class Odds:
     context: dict[str, Any] = field(default_factory=dict)
     example: str = ""
     words: dict[str, Probability] = field(default_factory=dict)
+    #: Each result word of ``words`` in English, as the command made it.
+    words_en: dict[str, str] = field(default_factory=dict)
     repeat: int | None = None
     time_limited: bool = False
 

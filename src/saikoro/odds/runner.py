@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from saikoro.systems.base import GameSystem
 
 #: The outcome of one run, as odds count it:
-#: (success, failure, critical, fumble, value, result word — the text after the last ＞).
-Outcome = tuple[bool, bool, bool, bool, "int | None", str]
+#: (success, failure, critical, fumble, value, result word — the text after the last ＞ —
+#: in Japanese and as the command made it in English).
+Outcome = tuple[bool, bool, bool, bool, "int | None", tuple[str, str]]
 
 
 class NotACommandError(UnsupportedCommandError):
@@ -65,15 +66,17 @@ class NondeterministicCommandError(SaikoroError):
 
 def outcome_of(result: RollResult | None) -> Outcome:
     if result is None:
-        return (False, False, False, False, None, "")
+        return (False, False, False, False, None, ("", ""))
     value = result.value
+    word = result.text.rpartition("＞")[2].strip()
+    english = result.text_en.rpartition("＞")[2].strip() if result.text_en is not None else word
     return (
         bool(result.success),
         bool(result.failure),
         bool(result.critical),
         bool(result.fumble),
         None if value is None else int(value),
-        result.text.rpartition("＞")[2].strip(),
+        (word, english),
     )
 
 

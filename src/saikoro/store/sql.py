@@ -10,11 +10,15 @@ leaves the room at its last committed event (the transaction never commits).
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
 from sqlalchemy import (
     Column,
     Integer,
@@ -30,8 +34,15 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError, OperationalError, ProgrammingError, SQLAlchemyError
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    IntegrityError,
+    OperationalError,
+    ProgrammingError,
+    SQLAlchemyError,
+)
+from sqlalchemy.schema import CreateIndex, CreateTable
 
 from saikoro.errors import SaikoroError, require_extra
 from saikoro.i18n import Message
@@ -79,6 +90,31 @@ class StoreError(SaikoroError):
     reason = "store error"
 
 
+_PASSWORD_IN_URL = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")
+
+
+def redact_url(url_or_path: str) -> str:
+    """A database URL fit to print: its password shown as ``***`` (a path is unchanged)."""
+    if "://" not in url_or_path:
+        return url_or_path
+    try:
+        return make_url(url_or_path).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return _PASSWORD_IN_URL.sub(r"\1***@", url_or_path)
+
+
+def _password_of(url: str) -> str | None:
+    try:
+        password = make_url(url).password
+    except (ArgumentError, ValueError):
+        return None
+    return str(password) if password else None
+
+
+#: A record that cannot be read back (garbled JSON, a shape saikoro never wrote).
+DAMAGED_RECORD = (ValueError, KeyError, TypeError, AttributeError, ValidationError)
+
+
 def database_url(url_or_path: str) -> str:
     """``postgresql://…`` → psycopg 3's dialect; a plain path → a SQLite file URL."""
     if "://" not in url_or_path:
@@ -95,16 +131,22 @@ def open_store(url_or_path: str) -> SqlStore:
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout=60000")  # first: switching to WAL may wait for a lock
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=60000")
     cursor.close()
+
+
+#: Attempts at creating the tables when other processes create them at the same moment.
+CREATE_TRIES = 5
 
 
 class SqlStore:
     def __init__(self, url_or_path: str) -> None:
         url = database_url(url_or_path)
         self.url = url
+        self.shown_url = redact_url(url_or_path)
+        self._password = _password_of(url)
         if url.startswith("postgresql+psycopg"):
             require_extra("psycopg", "postgres", Message("PostgreSQL", "PostgreSQL"))
         try:
@@ -113,16 +155,68 @@ class SqlStore:
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 self.engine = create_engine(url, pool_pre_ping=True)
-            try:
-                metadata.create_all(self.engine)
-            except (IntegrityError, ProgrammingError):  # created at the same moment elsewhere
-                metadata.create_all(self.engine)
+            self._create_tables()
         except (SQLAlchemyError, ImportError, ValueError) as error:
-            why = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
             raise StoreError(
                 Message(
-                    f"データベース {url_or_path} を開けません: {why}",
-                    f"cannot open database {url_or_path}: {why}",
+                    f"データベース {self.shown_url} を開けません: {self._why(error)}",
+                    f"cannot open database {self.shown_url}: {self._why(error)}",
+                )
+            ) from None
+
+    def _create_tables(self) -> None:
+        """``CREATE … IF NOT EXISTS`` for every table and index, retried when another
+        process created one in between (SQLite: "table … already exists"; PostgreSQL: a
+        unique violation in its catalog)."""
+        for attempt in range(CREATE_TRIES):
+            try:
+                with self.engine.begin() as conn:
+                    for table in metadata.sorted_tables:
+                        conn.execute(CreateTable(table, if_not_exists=True))
+                        for index in table.indexes:
+                            conn.execute(CreateIndex(index, if_not_exists=True))
+                return
+            except (IntegrityError, ProgrammingError, OperationalError) as error:
+                text = str(error).lower()
+                racing = "already exists" in text or "locked" in text or "duplicate" in text
+                if not racing or attempt == CREATE_TRIES - 1:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+
+    def _why(self, error: BaseException) -> str:
+        """The first line of a driver's message, without the password."""
+        lines = str(getattr(error, "orig", None) or error).strip().splitlines()
+        why = lines[0] if lines else type(error).__name__
+        if self._password:
+            why = why.replace(self._password, "***")
+        return _PASSWORD_IN_URL.sub(r"\1***@", why)  # a URL quoted by the driver
+
+    def _failure(self, what_ja: str, what_en: str, error: BaseException) -> StoreError:
+        return StoreError(
+            Message(
+                f"データベース {self.shown_url} で{what_ja}できません: {self._why(error)}",
+                f"cannot {what_en} in database {self.shown_url}: {self._why(error)}",
+            )
+        )
+
+    @contextlib.contextmanager
+    def _faults(self, what_ja: str, what_en: str) -> Iterator[None]:
+        """A database that is down or damaged → :class:`StoreError` (never a traceback)."""
+        try:
+            yield
+        except SQLAlchemyError as error:
+            raise self._failure(what_ja, what_en, error) from None
+
+    def _event(self, room: RoomRecord, seq: int, body: str) -> Event:
+        try:
+            return Event.from_json(json.loads(body))
+        except DAMAGED_RECORD as error:
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} の部屋 {room.name!r} のイベント {seq} が"
+                    f"壊れています ({type(error).__name__})。バックアップから戻してください",
+                    f"event {seq} of room {room.name!r} in database {self.shown_url} is damaged"
+                    f" ({type(error).__name__}); restore a backup",
                 )
             ) from None
 
@@ -131,14 +225,35 @@ class SqlStore:
 
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(rooms).where(rooms.c.name == name)).first()
-        return RoomRecord(row.id, row.name, row.system, row.version) if row else None
+        """The room called ``name``; StoreError when its record disagrees with its events
+        (a version that is not the number of its last event: written by something else)."""
+        newest = (
+            select(func.max(events.c.seq))
+            .where(events.c.room_id == rooms.c.id)
+            .scalar_subquery()
+            .label("last")
+        )
+        with self._faults("部屋を読み込", "read rooms"), self.engine.connect() as conn:
+            # one statement: a writer appending meanwhile cannot make the two disagree
+            row = conn.execute(select(rooms, newest).where(rooms.c.name == name)).first()
+        if row is None:
+            return None
+        last = row.last
+        if not (isinstance(row.version, int) and row.version == last):
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} の部屋 {name!r} が壊れています (版 "
+                    f"{row.version!r}、最後のイベント {last!r})。バックアップから戻してください",
+                    f"room {name!r} in database {self.shown_url} is damaged (version "
+                    f"{row.version!r}, last event {last!r}); restore a backup",
+                )
+            )
+        return RoomRecord(row.id, row.name, row.system, row.version)
 
     def create_room(self, name: str, system: str, first: Event) -> RoomRecord:
         """Create a room whose first event is ``first``; an existing room is returned as is."""
         try:
-            with self.engine.begin() as conn:
+            with self._faults("部屋を作成", "create a room"), self.engine.begin() as conn:
                 inserted = conn.execute(
                     insert(rooms).values(name=name, system=system, version=1)
                 ).inserted_primary_key
@@ -179,12 +294,11 @@ class SqlStore:
                 return self._write(conn, room, seen_version, new_events, snapshot)
         except IntegrityError:
             raise VersionConflict() from None
-        except OperationalError as error:
-            if "locked" in str(error).lower() or "deadlock" in str(error).lower():
+        except SQLAlchemyError as error:
+            text = str(error).lower()
+            if isinstance(error, OperationalError) and ("locked" in text or "deadlock" in text):
                 raise VersionConflict() from None
-            raise StoreError(
-                Message(f"データベースに書けません: {error}", f"cannot write: {error}")
-            ) from None
+            raise self._failure("書き込み", "write", error) from None
 
     def append_locked(
         self,
@@ -198,7 +312,7 @@ class SqlStore:
         ``produce(state)`` returns the events, the state after them and a result. An
         exception from ``produce`` writes nothing.
         """
-        with self.engine.begin() as conn:
+        with self._faults("書き込み", "write"), self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(select(rooms.c.id).where(rooms.c.id == room.id).with_for_update())
             else:  # SQLite: the first write takes the database's write lock
@@ -206,12 +320,12 @@ class SqlStore:
                     update(rooms).where(rooms.c.id == room.id).values(version=rooms.c.version)
                 )
             rows = conn.execute(
-                select(events.c.body)
+                select(events.c.seq, events.c.body)
                 .where(events.c.room_id == room.id, events.c.seq > state.version)
                 .order_by(events.c.seq)
             ).all()
             for row in rows:
-                apply_in_place(state, Event.from_json(json.loads(row.body)))
+                apply_in_place(state, self._event(room, row.seq, row.body))
             new_events, after, result = produce(state)
             if not new_events:
                 return state, result
@@ -259,7 +373,7 @@ class SqlStore:
         return new_version
 
     def version(self, room: RoomRecord) -> int:
-        with self.engine.connect() as conn:
+        with self._faults("読み込み", "read"), self.engine.connect() as conn:
             return int(
                 conn.execute(select(rooms.c.version).where(rooms.c.id == room.id)).scalar_one()
             )
@@ -278,10 +392,10 @@ class SqlStore:
             )
             if upto is not None:
                 query = query.where(events.c.seq <= upto)
-            with self.engine.connect() as conn:
+            with self._faults("イベントを読み込", "read events"), self.engine.connect() as conn:
                 rows = conn.execute(query).all()
             for row in rows:
-                yield Event.from_json(json.loads(row.body))
+                yield self._event(room, row.seq, row.body)
             if len(rows) < batch:
                 return
             last = rows[-1].seq
@@ -293,26 +407,37 @@ class SqlStore:
             .order_by(events.c.seq.desc())
             .limit(count)
         )
-        with self.engine.connect() as conn:
+        with self._faults("イベントを読み込", "read events"), self.engine.connect() as conn:
             rows = conn.execute(query).all()
-        return [(row.seq, Event.from_json(json.loads(row.body))) for row in reversed(rows)]
+        return [(row.seq, self._event(room, row.seq, row.body)) for row in reversed(rows)]
 
     def first_seq_of(self, room: RoomRecord, command_id: str) -> int | None:
         query = select(func.min(events.c.seq)).where(
             events.c.room_id == room.id, events.c.command_id == command_id
         )
-        with self.engine.connect() as conn:
+        with self._faults("イベントを読み込", "read events"), self.engine.connect() as conn:
             return conn.execute(query).scalar()
 
     # -- states ----------------------------------------------------------------
     def latest_snapshot(self, room: RoomRecord, at_most: int | None = None) -> RoomState | None:
-        query = select(snapshots.c.state).where(snapshots.c.room_id == room.id)
+        """The newest readable snapshot (a damaged one is skipped: snapshots are a cache)."""
+        query = select(snapshots.c.version, snapshots.c.state).where(snapshots.c.room_id == room.id)
         if at_most is not None:
             query = query.where(snapshots.c.version <= at_most)
-        query = query.order_by(snapshots.c.version.desc()).limit(1)
-        with self.engine.connect() as conn:
-            text = conn.execute(query).scalar()
-        return RoomState.from_json(json.loads(text)) if text else None
+        query = query.order_by(snapshots.c.version.desc()).limit(5)
+        with (
+            self._faults("スナップショットを読み込", "read snapshots"),
+            self.engine.connect() as conn,
+        ):
+            rows = conn.execute(query).all()
+        for row in rows:
+            try:
+                state = RoomState.from_json(json.loads(row.state))
+            except DAMAGED_RECORD:
+                continue
+            if state.version == row.version:
+                return state
+        return None
 
     def load_state(self, room: RoomRecord, at: int | None = None) -> RoomState:
         """The room's state (at version ``at``, or now): the latest snapshot + later events."""

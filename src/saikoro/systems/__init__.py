@@ -13,9 +13,7 @@ front end of a process picks them up.
 from __future__ import annotations
 
 import importlib
-import json
 import os
-import pkgutil
 import sys
 import types
 from collections.abc import Iterator, Mapping
@@ -49,6 +47,8 @@ class SettingsError(SaikoroError):
 
 #: Modules of this package that are not game systems.
 _NOT_SYSTEMS = frozenset({"base", "manifest", "hints"})
+#: How many distinct house-rule sets are kept built (per kind) before the cache starts over.
+_CACHED_SETTINGS = 256
 #: Extra system packages to register in every process (comma-separated).
 ENV_VAR = "SAIKORO_SYSTEMS"
 
@@ -98,13 +98,23 @@ class SystemRegistry(Mapping[str, GameSystem]):
         if self._discovered:
             return
         self._discovered = True
+        import pkgutil
+
         package = sys.modules[self._package]
         names = sorted(m.name for m in pkgutil.iter_modules(package.__path__))
         for name in sorted(names, key=lambda n: n != "dicebot"):  # the generic system first
             if name not in _NOT_SYSTEMS:
                 self._try_module(name)
         for extra in filter(None, os.environ.get(ENV_VAR, "").split(",")):
-            self.register_package(extra.strip())
+            try:
+                self.register_package(extra.strip())
+            except (ImportError, TypeError) as error:
+                raise SaikoroError(
+                    Message(
+                        f"{ENV_VAR} のゲームシステム {extra.strip()!r} を読めません: {error}",
+                        f"cannot load the game system {extra.strip()!r} of {ENV_VAR}: {error}",
+                    )
+                ) from None
 
     # -- look-up ---------------------------------------------------------------------
     def manifest(self, system_id: str) -> SystemManifest:
@@ -170,8 +180,12 @@ class SystemRegistry(Mapping[str, GameSystem]):
         """The system's house rules: its settings' defaults with ``overrides`` (the room's
         ``/gm setting`` changes, or ``saikoro roll --setting``); None for a system without
         settings. Raises pydantic's ValidationError for a bad override."""
+        import json
+
         key = (system_id, json.dumps(dict(overrides or {}), sort_keys=True, ensure_ascii=False))
         if key not in self._settings:
+            if len(self._settings) >= _CACHED_SETTINGS:
+                self._settings.clear()  # rooms' house rules: a few; a flood must not grow it
             cls = self.manifest(system_id).settings_class()
             self._settings[key] = cls.model_validate(json.loads(key[1])) if cls else None
         return self._settings[key]
@@ -195,8 +209,12 @@ class SystemRegistry(Mapping[str, GameSystem]):
                     f"{system_id} has no settings (house rules)",
                 )
             )
+        import json
+
         key = (system_id, json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False))
         if key not in self._configured:
+            if len(self._configured) >= _CACHED_SETTINGS:
+                self._configured.clear()
             self._configured[key] = self.manifest(system_id).game_class()(settings)
         return self._configured[key]
 

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -38,22 +36,53 @@ if TYPE_CHECKING:
 PaletteBuilder = Callable[["SheetBase"], list[str]]
 
 
-@dataclass(frozen=True)
 class SystemManifest:
     """Where each part of one game system lives: ``".module:attribute"`` inside ``package``
-    (``":attribute"`` for the package itself)."""
+    (``":attribute"`` for the package itself). A plain class, not a dataclass: it is built
+    on every roll's start-up, and generating a dataclass's methods costs milliseconds."""
 
-    id: str
-    package: str
-    game: str
-    sheet: str | None = None
-    settings: str | None = None
-    tracker: str | None = None
-    transfer_profile: str | None = None
-    palette: str | None = None
-    rules_spec: str | None = None
-    rules_reference: str | None = None
-    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    __slots__ = (
+        "_loaded",
+        "game",
+        "id",
+        "package",
+        "palette",
+        "rules_reference",
+        "rules_spec",
+        "settings",
+        "sheet",
+        "tracker",
+        "transfer_profile",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        package: str,
+        game: str,
+        sheet: str | None = None,
+        settings: str | None = None,
+        tracker: str | None = None,
+        transfer_profile: str | None = None,
+        palette: str | None = None,
+        rules_spec: str | None = None,
+        rules_reference: str | None = None,
+    ) -> None:
+        self.id = id
+        self.package = package
+        self.game = game
+        self.sheet = sheet
+        self.settings = settings
+        self.tracker = tracker
+        self.transfer_profile = transfer_profile
+        self.palette = palette
+        self.rules_spec = rules_spec
+        self.rules_reference = rules_reference
+        self._loaded: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return f"<SystemManifest {self.id} ({self.package})>"
 
     def _load(self, location: str | None) -> Any:
         if location is None:
@@ -98,6 +127,8 @@ class SystemManifest:
         """A file shipped in the system's folder (its rules spec or reference), or None."""
         if relative is None:
             return None
+        from importlib import resources
+
         return resources.files(self.package).joinpath(relative).read_text(encoding="utf-8")
 
 

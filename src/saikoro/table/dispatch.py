@@ -248,9 +248,9 @@ def _roll_or_chat(
     if result is None:
         emit.add(ev.CHAT, {"text": line}, text=Message(f"{who_ja}: {line}", f"{who_en}: {line}"))
         return
-    from saikoro.dice.words import to_english
+    from saikoro.dice.words import english_text
 
-    english = to_english(result.text, system)
+    english = english_text(result, system)
     emit.add(
         ev.ROLL,
         {

@@ -22,46 +22,101 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 
 __all__ = [
     "FORMATS",
+    "AmbiguousImport",
     "ImportReport",
     "TransferError",
     "detect_format",
     "export_ccfolia",
     "export_udonarium",
     "export_udonarium_xml",
+    "import_all",
     "import_bytes",
     "load_character_file",
     "parse_character",
+    "parse_characters",
     "register_with_table",
 ]
 
 
-def parse_character(raw: bytes, source_format: str) -> PortableCharacter:
+def parse_characters(raw: bytes, source_format: str) -> list[PortableCharacter]:
+    """Every character in a file (a Udonarium room file holds several; CCFOLIA one)."""
     if source_format == "ccfolia":
         from saikoro.transfer.ccfolia import parse_ccfolia
 
-        return parse_ccfolia(raw)
+        return [parse_ccfolia(raw)]
     if source_format == "udonarium":
-        from saikoro.transfer.udonarium import parse_udonarium
+        from saikoro.transfer.udonarium import parse_udonarium_all
 
-        return parse_udonarium(raw)
+        return parse_udonarium_all(raw)
     raise bad_file(
         f"形式 {source_format!r} はありません ({', '.join(FORMATS)})",
         f"unknown format {source_format!r} ({', '.join(FORMATS)})",
     )
 
 
-def import_bytes(
-    raw: bytes, source_format: str, system: str | None = None
-) -> tuple[SheetBase, ImportReport]:
-    """A Udonarium or CCFOLIA character's bytes → a sheet of ``system`` and the report.
+def parse_character(raw: bytes, source_format: str) -> PortableCharacter:
+    return parse_characters(raw, source_format)[0]
 
-    ``system`` may be omitted for a file saikoro exported (it names its system) and for a
-    Udonarium piece whose chat palette's ``dicebot`` is a saikoro system.
+
+class AmbiguousImport(TransferError):
+    """Some labels matched a sheet field only doubtfully; the report says which."""
+
+    reason = "ambiguous import"
+
+    def __init__(self, report: ImportReport) -> None:
+        doubts_ja = "; ".join(d.ja for d in report.doubts)
+        doubts_en = "; ".join(d.en for d in report.doubts)
+        super().__init__(
+            Message(
+                f"{report.name or '?'}: 曖昧な対応があります ({doubts_ja})。"
+                "確認のうえ --accept-ambiguous を付けて取り込んでください",
+                f"{report.name or '?'}: ambiguous matches ({doubts_en});"
+                " check them, then import with --accept-ambiguous",
+            )
+        )
+        self.report = report
+
+
+def import_all(
+    raw: bytes,
+    source_format: str,
+    system: str | None = None,
+    *,
+    name: str | None = None,
+    accept_ambiguous: bool = False,
+) -> list[tuple[SheetBase, ImportReport]]:
+    """Every character of a file (or the one called ``name``) → sheets and reports.
+
+    Raises :class:`AmbiguousImport` when a label matched only doubtfully (another game's
+    file, a loose label such as 生命力, one field given twice with different values),
+    unless ``accept_ambiguous``.
     """
+    characters = parse_characters(raw, source_format)
+    if name is not None:
+        chosen = [c for c in characters if c.name == name]
+        if not chosen:
+            names = [c.name or "?" for c in characters]
+            raise TransferError(
+                Message(
+                    f"{name!r} という名前のキャラクターはありません (あるのは: {'、'.join(names)})",
+                    f"no character named {name!r} (the file has: {', '.join(names)})",
+                )
+            )
+        characters = chosen
+    results = [_import_one(character, source_format, system) for character in characters]
+    if not accept_ambiguous:
+        for _sheet, report in results:
+            if report.ambiguous:
+                raise AmbiguousImport(report)
+    return results
+
+
+def _import_one(
+    character: PortableCharacter, source_format: str, system: str | None
+) -> tuple[SheetBase, ImportReport]:
     from saikoro.sheets import sheet_systems
     from saikoro.transfer.mapping import import_character
 
-    character = parse_character(raw, source_format)
     known = sheet_systems()
     palette_system = character.dicebot if character.dicebot in known else None
     system = system or character.extras_system or palette_system
@@ -74,6 +129,34 @@ def import_bytes(
             )
         )
     return import_character(character, system, source_format)
+
+
+def import_bytes(
+    raw: bytes,
+    source_format: str,
+    system: str | None = None,
+    *,
+    name: str | None = None,
+    accept_ambiguous: bool = False,
+) -> tuple[SheetBase, ImportReport]:
+    """A Udonarium or CCFOLIA character's bytes → a sheet of ``system`` and the report.
+
+    ``system`` may be omitted for a file saikoro exported (it names its system) and for a
+    Udonarium piece whose chat palette's ``dicebot`` is a saikoro system. A file with
+    several characters needs ``name`` (or :func:`import_all`).
+    """
+    results = import_all(raw, source_format, system, name=name, accept_ambiguous=accept_ambiguous)
+    if len(results) > 1:
+        names = [sheet.name for sheet, _ in results]
+        raise TransferError(
+            Message(
+                f"このファイルには {len(names)} 人のキャラクターがいます ({'、'.join(names)}):"
+                " 1 人を名前で選ぶか (--name)、全員を取り込んでください",
+                f"the file holds {len(names)} characters ({', '.join(names)}):"
+                " choose one by name (--name) or import them all",
+            )
+        )
+    return results[0]
 
 
 def export_ccfolia(sheet: SheetBase) -> str:
@@ -128,8 +211,29 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     source_format = detect_format(path.name, raw)
     if source_format is None:
         return load_sheet(path, system)
-    sheet, _report = import_bytes(raw, source_format, system)
-    return sheet
+    command = f"saikoro import {source_format} {path.name}"
+    try:
+        results = import_all(raw, source_format, system)
+    except AmbiguousImport as error:
+        raise TransferError(
+            Message(
+                f"{error.message.ja} — 先に `{command} --accept-ambiguous -o シート.json`"
+                " で確かめてから /char add シート.json",
+                f"{error.message.en} — check it with `{command} --accept-ambiguous"
+                " -o sheet.json` first, then /char add sheet.json",
+            )
+        ) from None
+    if len(results) > 1:
+        names = [sheet.name for sheet, _ in results]
+        raise TransferError(
+            Message(
+                f"{path.name} には {len(names)} 人のキャラクターがいます ({'、'.join(names)}):"
+                f" `{command} -o フォルダ` で分けてから /char add フォルダ/名前.json",
+                f"{path.name} holds {len(names)} characters ({', '.join(names)}):"
+                f" split it with `{command} -o DIR`, then /char add DIR/NAME.json",
+            )
+        )
+    return results[0][0]
 
 
 def register_with_table() -> None:

@@ -12,8 +12,8 @@ import json
 import re
 from typing import Any
 
-from saikoro.transfer.labels import bad_file, dump_json, format_value
-from saikoro.transfer.model import Param, PortableCharacter, Resource
+from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, format_value, load_json
+from saikoro.transfer.model import CCFOLIA_PREFIX, Param, PortableCharacter, Resource
 
 MAX_BYTES = 5 * 1024 * 1024
 _EXTRAS_LINE = re.compile(r"^\[saikoro:([A-Za-z0-9_]+)\]\s*(\{.*\})\s*$")
@@ -40,8 +40,8 @@ def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
         match = _EXTRAS_LINE.match(line.strip())
         if match and extras is None:
             try:
-                data = json.loads(match[2])
-            except ValueError:
+                data = load_json(match[2])
+            except InvalidJson:
                 data = None
             if isinstance(data, dict):
                 system, extras = match[1], data
@@ -64,10 +64,7 @@ def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
             raise bad_file("UTF-8 のテキストではありません", "not UTF-8 text") from None
     if len(raw) > MAX_BYTES:
         raise bad_file("ファイルが大きすぎます (5 MB まで)", "file too large (at most 5 MB)")
-    try:
-        document = json.loads(raw)
-    except (ValueError, RecursionError) as error:
-        raise bad_file(f"JSON として読めません: {error}", f"not valid JSON: {error}") from None
+    document = load_json(raw)
     if isinstance(document, dict) and "kind" in document:
         if document.get("kind") != "character":
             raise bad_file(
@@ -92,7 +89,7 @@ def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
     memo, system, extras = split_memo(_text(data.get("memo")))
     try:
         initiative = int(float(_text(data.get("initiative")) or 0))
-    except ValueError:
+    except (ValueError, OverflowError):  # "abc", "Infinity", 1e999, NaN
         initiative = 0
     return PortableCharacter(
         name=_text(data.get("name")),
@@ -103,7 +100,47 @@ def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
         initiative=initiative,
         extras=extras,
         extras_system=system,
+        fields=_unknown_fields(data),
     )
+
+
+#: The keys saikoro reads (``initiative`` is derived from the abilities on export).
+READ_KEYS = frozenset({"name", "memo", "commands", "status", "params", "initiative"})
+#: What saikoro writes for the keys it does not read; an equal value carries nothing.
+WRITTEN_DEFAULTS: dict[str, Any] = {
+    "externalUrl": "",
+    "iconUrl": None,
+    "secret": False,
+    "invisible": False,
+    "hideStatus": False,
+}
+#: Keys kept as plain text in notes (readable); other values are kept as JSON (exact).
+TEXT_KEYS = frozenset({"externalUrl", "iconUrl", "playerName", "color", "owner"})
+
+
+def _unknown_fields(data: dict[str, Any]) -> dict[str, str]:
+    """Every key saikoro neither reads nor writes as is, as ``ccfolia.<key>`` → text."""
+    kept = {}
+    for key, value in data.items():
+        if not isinstance(key, str) or key in READ_KEYS or value in (None, "", [], {}):
+            continue
+        if key in WRITTEN_DEFAULTS and value == WRITTEN_DEFAULTS[key]:
+            continue
+        if key in TEXT_KEYS and isinstance(value, str):
+            kept[CCFOLIA_PREFIX + key] = value
+        else:
+            kept[CCFOLIA_PREFIX + key] = dump_json(value)
+    return kept
+
+
+def _field_value(key: str, text: str) -> Any:
+    """A kept field's value for CCFOLIA (the inverse of :func:`_unknown_fields`)."""
+    if key in TEXT_KEYS:
+        return text
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text  # a note edited by hand: its text
 
 
 def _items(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -122,10 +159,11 @@ def _number(text: str) -> int | str:
 
 def render_ccfolia(character: PortableCharacter) -> str:
     """CCFOLIA clipboard JSON (paste it onto a CCFOLIA room)."""
+    own, extras = character.own_fields(CCFOLIA_PREFIX)
     memo_lines = [character.memo] if character.memo else []
-    if character.extras:
-        memo_lines.append(extras_line(character.extras_system or "", character.extras))
-    data = {
+    if extras:
+        memo_lines.append(extras_line(character.extras_system or "", extras))
+    data: dict[str, Any] = {
         "name": character.name,
         "initiative": character.initiative,
         "externalUrl": "",
@@ -141,4 +179,7 @@ def render_ccfolia(character: PortableCharacter) -> str:
         "invisible": False,
         "hideStatus": False,
     }
+    for key, text in own.items():
+        if key not in READ_KEYS:
+            data[key] = _field_value(key, text)
     return dump_json({"kind": "character", "data": data}, indent=2)

@@ -49,7 +49,7 @@ def parse_int(text: str) -> int:
         return int(cleaned)
     except ValueError:
         number = float(cleaned)  # raises ValueError for non-numbers
-        if not number.is_integer():
+        if not number.is_integer():  # also infinities and NaN
             raise ValueError(text) from None
         return int(number)
 
@@ -84,3 +84,63 @@ def dump_json(value: object, **options: Any) -> str:
 
 def bad_file(ja: str, en: str) -> TransferError:
     return TransferError(Message(ja, en))
+
+
+class InvalidJson(TransferError):
+    """Text that is not JSON at all (as opposed to JSON past saikoro's bounds)."""
+
+
+#: Values (containers + items) and nesting of one JSON text; a character has far fewer.
+MAX_JSON_VALUES = 200_000
+MAX_JSON_DEPTH = 64
+#: A JSON string; an unterminated one runs to the end of the text, so that every start
+#: is scanned once (linear even for ``"\"\"\"…`` without a closing quote).
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+
+
+def load_json(text: str) -> Any:
+    """JSON text → value, bounded before parsing: at most :data:`MAX_JSON_VALUES` values
+    (counted on the text without its strings, so memory stays near the text's size) and
+    :data:`MAX_JSON_DEPTH` levels. :class:`InvalidJson` when it is not JSON."""
+    skeleton = _JSON_STRING.sub("", text)
+    values = skeleton.count(",") + skeleton.count("[") + skeleton.count("{")
+    if values > MAX_JSON_VALUES:
+        raise bad_file(
+            f"JSON の値が多すぎます ({MAX_JSON_VALUES} 個まで)",
+            f"too many JSON values (at most {MAX_JSON_VALUES})",
+        )
+    too_deep = bad_file(
+        f"JSON の入れ子が深すぎます ({MAX_JSON_DEPTH} 段まで)",
+        f"JSON nested too deeply (at most {MAX_JSON_DEPTH} levels)",
+    )
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise too_deep from None
+    except ValueError as error:
+        raise InvalidJson(
+            Message(f"JSON として読めません: {error}", f"not valid JSON: {error}")
+        ) from None
+    if json_depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
+    return value
+
+
+def json_depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (iterative: no recursion limit);
+    stops counting past :data:`MAX_JSON_DEPTH`."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest

@@ -10,20 +10,26 @@ the block. A label no slot knows becomes a note (``notes[label]``); nothing is d
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.transfer.labels import (
     UNPORTABLE,
+    TransferError,
     bad_file,
     dump_json,
     format_value,
     norm_label,
     portable,
 )
-from saikoro.transfer.model import ImportReport, Param, PortableCharacter, Resource
+from saikoro.transfer.model import (
+    ImportReport,
+    Param,
+    PortableCharacter,
+    Resource,
+    is_tool_field,
+)
 from saikoro.transfer.palette import build_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
 
@@ -32,7 +38,6 @@ MAX_ITEMS = 2000  # resources + params of one piece
 ORDER_KEY = "_order"  # in saikoro's block: key order of the profile's ordered mappings
 PALETTE_NOTE = "チャットパレット"
 NOTE_SECTION = "メモ"
-_VARIABLE = re.compile(r"^//\s*([^=＝]+?)\s*[=＝]\s*(.*?)\s*$")
 
 
 # -- paths ---------------------------------------------------------------------------------
@@ -106,8 +111,11 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
     if not portable(sheet.name):
         covered.discard(("name",))  # the block keeps it exactly; the tools get a cleaned copy
     kept_notes: dict[str, str] = {}
+    fields: dict[str, str] = {}
     for key, text in sheet.notes.items():
-        if not (portable(text) and portable(key) and key == key.strip() and key) or (
+        if is_tool_field(key):
+            fields[key] = text  # back into the tool's own field
+        elif not (portable(text) and portable(key) and key == key.strip() and key) or (
             profile.is_known(key) or _reserved(key)
         ):
             kept_notes[key] = text  # would not come back as the same note
@@ -132,11 +140,26 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         dicebot=sheet.system,
         extras=extras,
         extras_system=sheet.system,
+        fields=fields,
     )
 
 
 def _cleaned(text: str) -> str:
     return UNPORTABLE.sub("", text).strip()
+
+
+#: Udonarium palette ``dicebot`` values that name no game system.
+GENERIC_DICEBOTS = frozenset({"", "DiceBot"})
+
+
+def _declared_system(character: PortableCharacter, system: str) -> str | None:
+    """The other game system the file says it is for (its palette's dicebot, or saikoro's
+    block), or None: then labels such as HP may mean another game's value."""
+    if character.extras is not None and character.extras_system not in (None, system):
+        return character.extras_system
+    if character.dicebot.strip() not in GENERIC_DICEBOTS | {system}:
+        return character.dicebot.strip()
+    return None
 
 
 def _reserved(label: str) -> bool:
@@ -157,7 +180,7 @@ def import_character(
             f"項目が多すぎます ({items} 個; {MAX_ITEMS} 個まで)",
             f"too many values ({items}; at most {MAX_ITEMS})",
         )
-    report = ImportReport(system=system, source_format=source_format)
+    report = ImportReport(system=system, source_format=source_format, name=character.name)
     data: dict[str, Any] = {}
     if character.extras is not None:
         if character.extras_system == system:
@@ -183,22 +206,29 @@ def import_character(
 
     labels = {norm_label(r.label) for r in character.resources}
     labels |= {norm_label(p.label) for p in character.params}
-    assigned: set[Path] = set()
+    foreign = _declared_system(character, system)
+    assigned: dict[Path, tuple[str, Any, bool]] = {}  # path → (label, value, loosely)
+
+    def keep_as_note(source: str, label: str, shown: str, status: str = "note") -> None:
+        key = book.add(label.strip() or "?", shown)
+        report.add(source, f"notes.{key}", status)
 
     def place(source: str, label: str, text: str, maximum: str | None = None) -> None:
+        shown = text if maximum is None else f"{text}/{maximum}"
         slot = profile.find(label, labels)
-        if slot is None or slot.path in assigned:
-            shown = text if maximum is None else f"{text}/{maximum}"
-            key = book.add(label.strip() or "?", shown)
-            report.add(source, f"notes.{key}", "note")
+        if slot is None:
+            keep_as_note(source, label, shown)
             return
+        loose = profile.is_loose(label)
+        if slot.max_path and maximum is None and "/" in text:  # a param "10/15"
+            text, maximum = (part.strip() for part in text.split("/", 1))
+        if slot.max_path and not text.strip() and maximum and maximum.strip():
+            text = maximum  # only a maximum: at full
         try:
-            set_path(data, slot.path, slot.convert(text))
-            if slot.max_path and maximum is not None and maximum.strip():
-                set_path(data, slot.max_path, slot.convert(maximum))
+            value = slot.convert(text)
+            top = slot.convert(maximum) if slot.max_path and maximum and maximum.strip() else None
         except ValueError:
-            key = book.add(label.strip(), text if maximum is None else f"{text}/{maximum}")
-            report.add(source, f"notes.{key}", "note")
+            keep_as_note(source, label, shown)
             report.warnings.append(
                 Message(
                     f"{label} の値 {text!r} は {slot.target} に使えないのでメモに保存しました",
@@ -206,21 +236,74 @@ def import_character(
                 )
             )
             return
-        assigned.add(slot.path)
-        if slot.max_path is None and maximum is not None:
-            report.add(source, f"{slot.target} (最大値 {maximum} は無視 / max ignored)", "mapped")
+        if slot.path in assigned:
+            first_label, first, first_loose = assigned[slot.path]
+            doubtful = first != value and not (loose and not first_loose)
+            keep_as_note(source, label, shown, "ambiguous" if doubtful else "note")
+            if doubtful:
+                both = f"{first_label} {first}", f"{label} {value}"
+                report.doubts.append(
+                    Message(
+                        f"{slot.target} に {both[0]} と {both[1]} の両方 ({both[0]} を使用)",
+                        f"{slot.target} is given twice: {both[0]} and {both[1]} ({both[0]} used)",
+                    )
+                )
+            return
+        set_path(data, slot.path, value)
+        assigned[slot.path] = (label, value, loose)
+        target = slot.target
+        if slot.max_path is not None:
+            existing = get_path(data, slot.max_path)
+            if top is None and isinstance(existing, int) and existing >= value:
+                top = existing  # saikoro's block has it
+            if top is None:
+                top = value
+                target += (
+                    f" (最大値がないので {value} を最大値に / no maximum: {value} taken as it)"
+                )
+            set_path(data, slot.max_path, top)
+        elif maximum is not None:
+            target += f" (最大値 {maximum} は無視 / max ignored)"
+        if loose or foreign:
+            report.add(source, target, "ambiguous")
+            why_ja = f"{foreign} 用のファイル" if foreign else f"{label} は別の意味かもしれません"
+            why_en = f"a file for {foreign}" if foreign else f"{label} may mean something else"
+            report.doubts.append(
+                Message(
+                    f"{label} → {slot.target} ({why_ja})", f"{label} → {slot.target} ({why_en})"
+                )
+            )
         else:
-            report.add(source, slot.target, "mapped")
+            report.add(source, target, "mapped")
 
+    entries: list[tuple[str, str, str, str | None]] = []  # (source, label, value, maximum)
     for resource in character.resources:
-        place(f"resource {resource.label}", resource.label, resource.value, resource.max)
+        if not (resource.value.strip() or resource.max.strip()):
+            report.add(f"resource {resource.label}", "(空 / empty)", "ignored")
+            continue
+        entries.append((f"resource {resource.label}", resource.label, resource.value, resource.max))
     for param in character.params:
         where = f"{param.where}/" if param.where else ""
-        place(f"param {where}{param.label}", param.label, param.value)
+        entries.append((f"param {where}{param.label}", param.label, param.value, None))
+    entries.sort(key=lambda entry: profile.is_loose(entry[1]))  # exact labels win
+    for entry in entries:
+        place(*entry)
     for label, value in _palette_variables(character.palette):
         slot = profile.find(label, labels | {norm_label(label)})
         if slot is not None and slot.path not in assigned:
             place(f"palette //{label}", label, value)
+    for key, text in character.fields.items():
+        keep_as_note(f"field {key}", key, text)
+    missing = [label for label, path in profile.required if get_path(data, path) is None]
+    if missing:
+        raise TransferError(
+            Message(
+                f"{profile.title} に必要な項目がファイルにありません: {'・'.join(missing)}"
+                " (この名前のステータスか能力値を追加してください)",
+                f"the file lacks what a {system} sheet needs: {', '.join(missing)}"
+                " (add a status or param with that label)",
+            )
+        )
 
     memo = character.memo.strip()
     if memo:
@@ -273,12 +356,20 @@ class NoteBook:
 
 
 def _palette_variables(palette: str) -> list[tuple[str, str]]:
-    """Udonarium palette variables: lines ``//体力=3``."""
+    """Udonarium palette variables: lines ``//体力=3`` (split by hand: a regular expression
+    with spaces around the label backtracked cubically on a long line of spaces)."""
     found = []
     for line in palette.splitlines():
-        match = _VARIABLE.match(line.strip())
-        if match:
-            found.append((match[1], match[2]))
+        text = line.strip()
+        if not text.startswith("//"):
+            continue
+        body = text[2:]
+        cuts = [i for i in (body.find("="), body.find("＝")) if i >= 0]
+        if not cuts:
+            continue
+        label, value = body[: min(cuts)].strip(), body[min(cuts) + 1 :].strip()
+        if label:
+            found.append((label, value))
     return found
 
 

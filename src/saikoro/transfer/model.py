@@ -13,6 +13,16 @@ from typing import Any
 
 from saikoro.i18n import Message
 
+#: Note keys of the tools' own fields (``ccfolia.externalUrl``): see ``PortableCharacter.fields``.
+CCFOLIA_PREFIX = "ccfolia."
+UDONARIUM_PREFIX = "udonarium."
+TOOL_PREFIXES = (CCFOLIA_PREFIX, UDONARIUM_PREFIX)
+UDONARIUM_IMAGE = UDONARIUM_PREFIX + "imageIdentifier"
+
+
+def is_tool_field(key: str) -> bool:
+    return key.startswith(TOOL_PREFIXES)
+
 
 @dataclass(frozen=True)
 class Resource:
@@ -44,6 +54,21 @@ class PortableCharacter:
     #: saikoro's own block: the sheet fields no label carries (skill cards, weapons, …).
     extras: dict[str, Any] | None = None
     extras_system: str | None = None
+    #: The tool's own fields saikoro has no place for, kept as notes under these keys
+    #: (``ccfolia.externalUrl``, ``udonarium.imageIdentifier``) and written back on export.
+    fields: dict[str, str] = field(default_factory=dict)
+
+    def own_fields(self, prefix: str) -> tuple[dict[str, str], dict[str, Any] | None]:
+        """The fields of the tool being written (``prefix`` removed) and saikoro's block
+        with the other tool's fields added to its notes (so they survive a trip through
+        this tool too)."""
+        own = {k[len(prefix) :]: v for k, v in self.fields.items() if k.startswith(prefix)}
+        others = {k: v for k, v in self.fields.items() if not k.startswith(prefix)}
+        if not others:
+            return own, self.extras
+        extras = dict(self.extras or {})
+        extras["notes"] = {**(extras.get("notes") or {}), **others}
+        return own, extras
 
 
 @dataclass(frozen=True)
@@ -52,15 +77,22 @@ class ReportLine:
 
     source: str  # e.g. "status HP", "param 体力", "memo"
     target: str  # e.g. "hp / max_hp", "notes.職業", "(ignored)"
-    status: str  # "mapped", "note", "ignored", "saikoro"
+    status: str  # "mapped", "ambiguous", "note", "ignored", "saikoro"
 
 
 @dataclass
 class ImportReport:
     system: str
     source_format: str
+    name: str = ""
     lines: list[ReportLine] = field(default_factory=list)
     warnings: list[Message] = field(default_factory=list)
+    #: Why the lines marked "ambiguous" are in doubt (an import needs confirmation).
+    doubts: list[Message] = field(default_factory=list)
+
+    @property
+    def ambiguous(self) -> bool:
+        return bool(self.doubts)
 
     def add(self, source: str, target: str, status: str) -> None:
         self.lines.append(ReportLine(source, target, status))
@@ -69,29 +101,34 @@ class ImportReport:
         return {
             "system": self.system,
             "format": self.source_format,
+            "name": self.name,
             "mapped": [
                 {"from": line.source, "to": line.target, "how": line.status} for line in self.lines
             ],
             "warnings": [w.both() for w in self.warnings],
+            "ambiguous": [d.both() for d in self.doubts],
         }
 
     def render(self, lang: str = "ja") -> str:
         """A readable table of what mapped where (Japanese by default)."""
         how = {
             "mapped": ("反映", "mapped"),
+            "ambiguous": ("反映・要確認", "mapped, ambiguous"),
             "note": ("メモに保存", "kept in notes"),
             "ignored": ("無視", "ignored"),
             "saikoro": ("saikoro データ", "saikoro data"),
         }
         en = lang == "en"
+        who = f" ({self.name})" if self.name else ""
         head = (
-            f"Import from {self.source_format} as {self.system}:"
+            f"Import from {self.source_format} as {self.system}{who}:"
             if en
-            else f"{self.source_format} から {self.system} へ取り込み:"
+            else f"{self.source_format} から {self.system} へ取り込み{who}:"
         )
         rows = [head]
         for line in self.lines:
             ja_how, en_how = how.get(line.status, (line.status, line.status))
             rows.append(f"  {line.source} → {line.target} [{en_how if en else ja_how}]")
         rows.extend(f"  ! {w.en if en else w.ja}" for w in self.warnings)
+        rows.extend(f"  ? {d.en if en else d.ja}" for d in self.doubts)
         return "\n".join(rows)

@@ -24,12 +24,15 @@ class Slot:
     path: Path  # where the value lives in the sheet's JSON form
     kind: str = "int"  # "int", "str", "bool"
     aliases: tuple[str, ...] = ()  # more labels accepted on import
+    #: Labels accepted on import that other games use for other values (生命力 is an
+    #: ability in some games): a match through them is reported as ambiguous.
+    loose: tuple[str, ...] = ()
     max_path: Path | None = None  # a resource: where its maximum lives
     optional: bool = False  # not exported while the value is None
     choices: dict[str, str] = field(default_factory=dict)  # normalized text → stored value
 
     def labels(self) -> tuple[str, ...]:
-        return (self.label, *self.aliases)
+        return (self.label, *self.aliases, *self.loose)
 
     def convert(self, text: str) -> Any:
         """The stored value for a tool's text; ValueError when it does not fit."""
@@ -62,6 +65,8 @@ class Profile:
     initiative: Callable[[dict[str, Any]], int] = lambda dump: 0
     #: Mappings whose key order matters (it shapes the chat palette): kept through a round-trip.
     ordered: tuple[Path, ...] = ()
+    #: (label, path) of what a file must give: an import without them names them.
+    required: tuple[tuple[str, Path], ...] = ()
 
     def export_slots(self, dump: dict[str, Any]) -> list[Slot]:
         return [*self.slots, *self.sheet_slots(dump)]
@@ -75,6 +80,17 @@ class Profile:
                 table.setdefault(norm_label(name), slot)
         return table
 
+    @cached_property
+    def loose_labels(self) -> frozenset[str]:
+        strict = {norm_label(n) for slot in self.slots for n in (slot.label, *slot.aliases)}
+        return frozenset(
+            norm_label(n) for slot in self.slots for n in slot.loose if norm_label(n) not in strict
+        )
+
+    def is_loose(self, label: str) -> bool:
+        """Whether ``label`` names its field only loosely (see :attr:`Slot.loose`)."""
+        return norm_label(label) in self.loose_labels
+
     def find(self, label: str, labels: set[str]) -> Slot | None:
         return self.by_label.get(norm_label(label)) or self.claim(label, labels)
 
@@ -86,7 +102,11 @@ class Profile:
 
 def hp_slot() -> Slot:
     return Slot(
-        "HP", ("hp",), max_path=("max_hp",), aliases=("ＨＰ", "耐久力", "生命力", "ヒットポイント")
+        "HP",
+        ("hp",),
+        max_path=("max_hp",),
+        aliases=("ＨＰ", "ヒットポイント"),
+        loose=("耐久力", "生命力"),
     )
 
 

@@ -27,45 +27,118 @@ from __future__ import annotations
 import io
 import json
 import re
+import struct
 import zipfile
+import zlib
 from typing import Any
 from xml.etree import ElementTree
 
-from saikoro.transfer.labels import bad_file, dump_json
-from saikoro.transfer.model import Param, PortableCharacter, Resource
+from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, load_json
+from saikoro.transfer.model import (
+    UDONARIUM_IMAGE,
+    UDONARIUM_PREFIX,
+    Param,
+    PortableCharacter,
+    Resource,
+)
 
 MAX_XML_BYTES = 5 * 1024 * 1024
 MAX_ZIP_BYTES = 50 * 1024 * 1024
 MAX_ZIP_ENTRIES = 2000
+#: The zip's central directory (the list of its files) is read only when this small.
+MAX_ZIP_DIRECTORY_BYTES = 1024 * 1024
+#: Elements and nesting of one XML file (a room file with many pieces is far below).
+MAX_XML_ELEMENTS = 50_000
+MAX_XML_NESTING = 64
 MAX_DEPTH = 32
 EXTRAS_SECTION = "saikoro"
 RESOURCE_SECTION = "リソース"
 PARAM_SECTION = "能力値"
 INFO_SECTION = "情報"
+#: Udonarium's own image for a piece without one.
+NO_IMAGE = "none_icon"
+IMAGE_FIELD = UDONARIUM_IMAGE.removeprefix(UDONARIUM_PREFIX)
+#: Compression methods read (Udonarium writes stored or deflate; others are refused,
+#: so no decompressor can expand a small member without bound).
+ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflate"}
+_FEED_CHUNK = 64 * 1024
 
 
 # -- reading -------------------------------------------------------------------------------
+
+_EOCD = struct.Struct("<4s4H2LH")  # end of central directory record
+_ZIP64_LOCATOR = struct.Struct("<4sLQL")
+_ZIP64_EOCD = struct.Struct("<4sQ2H2L4Q")
+
+
+def zip_directory_size(raw: bytes) -> tuple[int, int]:
+    """(entries, bytes) of the zip's central directory, from its end record alone.
+
+    Read before :mod:`zipfile` builds one object per entry, so a zip declaring half a
+    million entries is refused without reading them. The end record is found as
+    :mod:`zipfile` finds it (the last 22 bytes, else the last signature in the comment).
+    """
+    at = len(raw) - _EOCD.size
+    if not (at >= 0 and raw[at : at + 4] == b"PK\x05\x06" and raw[-2:] == b"\0\0"):
+        at = raw.rfind(b"PK\x05\x06", max(0, len(raw) - _EOCD.size - 0xFFFF))
+    if at < 0 or at + _EOCD.size > len(raw):
+        raise bad_file("zip として読めません (終端がありません)", "not a valid zip (no end record)")
+    _sig, _disk, _start, _here, entries, size, _offset, _comment = _EOCD.unpack_from(raw, at)
+    locator = at - _ZIP64_LOCATOR.size
+    record = locator - _ZIP64_EOCD.size
+    if (
+        record >= 0
+        and raw[locator : locator + 4] == b"PK\x06\x07"
+        and raw[record : record + 4] == b"PK\x06\x06"
+    ):
+        fields = _ZIP64_EOCD.unpack_from(raw, record)
+        entries, size = fields[7], fields[8]
+    return entries, size
 
 
 def read_xml_from_zip(raw: bytes) -> bytes:
     """``data.xml`` (or the only ``.xml``) of a Udonarium zip, size-bounded."""
     if len(raw) > MAX_ZIP_BYTES:
         raise bad_file("zip が大きすぎます (50 MB まで)", "zip too large (at most 50 MB)")
+    entries, directory = zip_directory_size(raw)
+    if entries > MAX_ZIP_ENTRIES or directory > MAX_ZIP_DIRECTORY_BYTES:
+        raise bad_file(
+            f"zip のファイル数が多すぎます ({MAX_ZIP_ENTRIES} 個まで)",
+            f"too many files in the zip (at most {MAX_ZIP_ENTRIES})",
+        )
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
-    except zipfile.BadZipFile as error:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        NotImplementedError,  # "zip file version 24.6"
+        EOFError,
+        struct.error,
+        ValueError,
+        OSError,
+    ) as error:
         raise bad_file(f"zip として読めません: {error}", f"not a valid zip: {error}") from None
     with archive:
-        entries = archive.infolist()
-        if len(entries) > MAX_ZIP_ENTRIES:
-            raise bad_file("zip のファイル数が多すぎます", "too many files in the zip")
-        xmls = [e for e in entries if e.filename.lower().endswith(".xml") and not e.is_dir()]
+        entries_read = archive.infolist()
+        if len(entries_read) > MAX_ZIP_ENTRIES:
+            raise bad_file(
+                f"zip のファイル数が多すぎます ({MAX_ZIP_ENTRIES} 個まで)",
+                f"too many files in the zip (at most {MAX_ZIP_ENTRIES})",
+            )
+        xmls = [e for e in entries_read if e.filename.lower().endswith(".xml") and not e.is_dir()]
         chosen = next((e for e in xmls if e.filename.rsplit("/", 1)[-1] == "data.xml"), None)
         chosen = chosen or (xmls[0] if len(xmls) == 1 else None)
         if chosen is None:
             raise bad_file(
                 "zip に data.xml がありません (Udonarium のキャラクターではありません)",
                 "the zip has no data.xml (not a Udonarium character)",
+            )
+        if chosen.compress_type not in ZIP_METHODS:
+            raise bad_file(
+                f"{chosen.filename} の圧縮方式 ({chosen.compress_type}) は読めません"
+                " (無圧縮か deflate のみ)",
+                f"{chosen.filename} uses compression method {chosen.compress_type};"
+                " only stored and deflate are read",
             )
         if chosen.file_size > MAX_XML_BYTES:
             raise bad_file(
@@ -74,9 +147,18 @@ def read_xml_from_zip(raw: bytes) -> bytes:
         try:
             with archive.open(chosen) as handle:
                 data = handle.read(MAX_XML_BYTES + 1)  # the header may lie: read bounded
-        except (zipfile.BadZipFile, RuntimeError, OSError, NotImplementedError) as error:
+        except (
+            zipfile.BadZipFile,
+            zlib.error,
+            EOFError,
+            RuntimeError,
+            OSError,
+            ValueError,
+            NotImplementedError,
+        ) as error:
             raise bad_file(
-                f"zip を展開できません: {error}", f"cannot extract the zip: {error}"
+                f"zip を展開できません (壊れています): {error}",
+                f"cannot extract the zip (it is damaged): {error}",
             ) from None
         if len(data) > MAX_XML_BYTES:
             raise bad_file(
@@ -86,23 +168,36 @@ def read_xml_from_zip(raw: bytes) -> bytes:
 
 
 def parse_udonarium(raw: bytes) -> PortableCharacter:
-    """A character from a Udonarium zip or XML file's bytes."""
+    """The first character of a Udonarium zip or XML file's bytes."""
+    return parse_udonarium_all(raw)[0]
+
+
+def parse_udonarium_all(raw: bytes) -> list[PortableCharacter]:
+    """Every character of a Udonarium zip or XML file (a room file holds several)."""
     xml = read_xml_from_zip(raw) if raw[:4] == b"PK\x03\x04" else raw
     if len(xml) > MAX_XML_BYTES:
         raise bad_file("XML が大きすぎます (5 MB まで)", "XML too large (at most 5 MB)")
     root = _parse_xml(xml)
-    character = root if root.tag == "character" else root.find(".//character")
-    if character is None:
+    pieces = [root] if root.tag == "character" else list(root.iter("character"))
+    if not pieces:
         raise bad_file(
             "<character> がありません (Udonarium のキャラクターではありません)",
             "no <character> element (not a Udonarium character)",
         )
+    return [_read_character(piece) for piece in pieces]
+
+
+def _read_character(character: Any) -> PortableCharacter:
     top = _child(character, "character")
     if top is None:
         raise bad_file(
             '<data name="character"> がありません', 'no <data name="character"> in <character>'
         )
     result = PortableCharacter(name="")
+    image = _child(top, "image")
+    identifier = _child(image, "imageIdentifier") if image is not None else None
+    if identifier is not None and (identifier.text or "").strip() not in ("", NO_IMAGE):
+        result.fields[UDONARIUM_IMAGE] = (identifier.text or "").strip()
     common = _child(top, "common")
     if common is not None:
         for leaf in common:
@@ -122,14 +217,50 @@ def parse_udonarium(raw: bytes) -> PortableCharacter:
     return result
 
 
+class _BoundedTreeBuilder(ElementTree.TreeBuilder):
+    """A tree builder that refuses a document past :data:`MAX_XML_ELEMENTS` elements or
+    :data:`MAX_XML_NESTING` levels while it is being parsed (memory stays bounded)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements = 0
+        self.depth = 0
+
+    def start(self, tag: Any, attrs: Any) -> Any:
+        self.elements += 1
+        self.depth += 1
+        if self.elements > MAX_XML_ELEMENTS:
+            raise bad_file(
+                f"XML の要素が多すぎます ({MAX_XML_ELEMENTS} 個まで)",
+                f"too many XML elements (at most {MAX_XML_ELEMENTS})",
+            )
+        if self.depth > MAX_XML_NESTING:
+            raise bad_file(
+                f"XML の入れ子が深すぎます ({MAX_XML_NESTING} 段まで)",
+                f"XML nested too deeply (at most {MAX_XML_NESTING} levels)",
+            )
+        return super().start(tag, attrs)
+
+    def end(self, tag: Any) -> Any:
+        self.depth -= 1
+        return super().end(tag)
+
+
 def _parse_xml(xml: bytes) -> Any:
     import defusedxml.ElementTree as SafeET
     from defusedxml import DefusedXmlException
 
+    parser = SafeET.XMLParser(target=_BoundedTreeBuilder())
     try:
-        return SafeET.fromstring(xml)
+        for start in range(0, len(xml), _FEED_CHUNK):
+            parser.feed(xml[start : start + _FEED_CHUNK])
+        return parser.close()
     except (ElementTree.ParseError, DefusedXmlException, ValueError) as error:
         raise bad_file(f"XML として読めません: {error}", f"not valid XML: {error}") from None
+    except LookupError as error:  # an encoding Python does not know
+        raise bad_file(
+            f"XML の文字コードが読めません: {error}", f"unknown XML encoding: {error}"
+        ) from None
 
 
 def _child(element: Any, name: str) -> Any:
@@ -156,8 +287,8 @@ def _read_section(section: Any, path: list[str], result: PortableCharacter) -> N
         text = item.text or ""
         if path == [EXTRAS_SECTION] and kind == "note" and result.extras is None:
             try:
-                extras = json.loads(text)
-            except ValueError:
+                extras = load_json(text)
+            except InvalidJson:
                 extras = None
             if isinstance(extras, dict):
                 result.extras, result.extras_system = extras, name
@@ -205,7 +336,9 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     )
     top = _data(root, "character")
     image = _data(top, "image")
-    _data(image, "imageIdentifier", "", type="image")
+    own, extras = character.own_fields(UDONARIUM_PREFIX)
+    identifier = own.get(IMAGE_FIELD, "").strip() or NO_IMAGE
+    _data(image, "imageIdentifier", identifier, type="image")
     common = _data(top, "common")
     _data(common, "name", character.name)
     _data(common, "size", "1")
@@ -232,11 +365,11 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
                 _data(section, param.label, param.value)
     if character.memo:
         _data(_data(detail, INFO_SECTION), "メモ", character.memo, type="note")
-    if character.extras:
+    if extras:
         section = _data(detail, EXTRAS_SECTION)
-        block = dump_json(character.extras, separators=(",", ":"))
+        block = dump_json(extras, separators=(",", ":"))
         if _XML_FORBIDDEN.search(block):  # keep it exact: escape everything non-ASCII
-            block = json.dumps(character.extras, separators=(",", ":"))
+            block = json.dumps(extras, separators=(",", ":"))
         _data(section, character.extras_system or "", block, type="note")
     palette = ElementTree.SubElement(root, "chat-palette", {"dicebot": character.dicebot})
     palette.text = xml_text(character.palette)

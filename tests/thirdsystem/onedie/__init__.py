@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
+from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
 from saikoro.systems.manifest import SystemManifest
 
@@ -26,7 +27,6 @@ class OneDie(GameSystem):
     sort_key = "わんたいす"
     help_message = "OD: 1D6 で判定 (4以上で成功)\n例) OD\n"
     prefixes: ClassVar[tuple[str, ...]] = (r"OD",)
-    glossary_en: ClassVar[dict[str, str]] = {"ワンダイス判定": "one-die check"}
 
     def eval_specific(self, command: str, randomizer: Randomizer) -> RollResult | None:
         if not COMMAND.match(command):
@@ -34,9 +34,13 @@ class OneDie(GameSystem):
         success_at = self.settings.success_at if self.settings is not None else 4
         value = randomizer.roll_once(6)
         ok = value >= success_at
-        word = "成功" if ok else "失敗"
+        word = Message("成功", "Success") if ok else Message("失敗", "Failure")
+        text = Message("(OD) ＞ ワンダイス判定 ", "(OD) ＞ one-die check ") + Message.same(
+            f"{value} ＞ "
+        )
         return RollResult(
-            text=f"(OD) ＞ ワンダイス判定 {value} ＞ {word}",
+            text=(text + word).ja,
+            text_en=(text + word).en,
             success=ok,
             failure=not ok,
             rands=list(randomizer.rands),

@@ -454,6 +454,8 @@ def run(command: Command, system: DiceSystem, randomizer: Randomizer) -> RollRes
         parts = [echo, output]
     parts.append(str(total))
     result = RollResult(text="", secret=command.secret, value=total)
+    english = list(parts)  # the numbers read the same in English
+    translated = True  # False: a system's judgement without its English
     cmp_op = command.cmp_op
     if cmp_op is not None:
         check = None
@@ -462,6 +464,8 @@ def run(command: Command, system: DiceSystem, randomizer: Randomizer) -> RollRes
         if check is not None:
             if check.text:
                 parts.append(check.text)
+                english.append(check.text_en or "")
+                translated = check.text_en is not None
             result.success = check.success
             result.failure = check.failure
             result.critical = check.critical
@@ -470,11 +474,15 @@ def run(command: Command, system: DiceSystem, randomizer: Randomizer) -> RollRes
         elif target is not None:  # BCDice's default: 成功/失敗 (nothing for a "?" target)
             if PREDICATES[cmp_op](total, target):
                 parts.append("成功")
+                english.append("Success")
                 result.success = True
             else:
                 parts.append("失敗")
+                english.append("Failure")
                 result.failure = True
     result.text = SEPARATOR.join(parts)
+    if translated:
+        result.text_en = SEPARATOR.join(english)
     return result
 
 

@@ -146,11 +146,15 @@ def roll(command: BarabaraCommand, system: Any, randomizer: Randomizer) -> RollR
     else:
         success = 0
     sequence = [_echo(dice, cmp_op, target), ",".join(map(str, values))]
+    english = list(sequence)
     if cmp_op:
         sequence.append(f"成功数{success}")
-    sequence.extend(grich_text(system, values.count(1), len(values), success))
+        english.append(f"successes {success}")
+    glitch = grich_text(system, values.count(1), len(values), success)
+    sequence.extend(glitch)
     return RollResult(
         text=" ＞ ".join(sequence),
+        text_en=None if glitch else " ＞ ".join(english),  # a system's hook: Japanese only
         secret=command.secret,
         value=success if cmp_op else None,
         detail={"dice": groups, "success_count": success},

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 PREFIX_PATTERN = r"C[+\-(]*\d+"
 
 ZERO_DIVISION_TEXT = "ゼロ除算が発生したため計算できませんでした"
+ZERO_DIVISION_TEXT_EN = "cannot be calculated: division by zero"
 
 
 @lru_cache(maxsize=1024)
@@ -46,11 +47,13 @@ def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResul
     value: int | None
     try:
         value = expr.eval(system.round_type)
-        shown = str(value)
+        shown = shown_en = str(value)
     except ZeroDivisionError:
         value = None
-        shown = ZERO_DIVISION_TEXT
+        shown, shown_en = ZERO_DIVISION_TEXT, ZERO_DIVISION_TEXT_EN
     output = expr.output()
     if not isinstance(expr, Parenthesis):
         output = "(" + output + ")"
-    return RollResult(text=f"c{output} ＞ {shown}", secret=secret, value=value)
+    return RollResult(
+        text=f"c{output} ＞ {shown}", text_en=f"c{output} ＞ {shown_en}", secret=secret, value=value
+    )

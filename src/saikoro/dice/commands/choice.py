@@ -24,6 +24,7 @@ PREFIX_PATTERN = r"choice"
 
 MAX_ITEMS = 100
 TOO_MANY_ITEMS_TEXT = "項目数は100以下としてください"
+TOO_MANY_ITEMS_TEXT_EN = "at most 100 items can be chosen from"
 
 # Ruby's \s and String#strip work on ASCII white space only.
 _RUBY_SPACE = " \t\n\v\f\r"
@@ -168,14 +169,12 @@ def parse(text: str) -> ChoiceCommand | None:
 def roll(command: ChoiceCommand, randomizer: Randomizer) -> RollResult:
     """Pick ``takes`` distinct items with ``roll_index``; too many items → BCDice's message."""
     if _size(command.items) > MAX_ITEMS:
-        return RollResult(text=TOO_MANY_ITEMS_TEXT)
+        return RollResult(text=TOO_MANY_ITEMS_TEXT, text_en=TOO_MANY_ITEMS_TEXT_EN)
     items = list(command.items) if isinstance(command.items, list) else command.items.to_list()
     chosen = [items.pop(randomizer.roll_index(len(items))) for _ in range(command.takes)]
     joiner = _BLOCKS[command.block][2]
-    return RollResult(
-        text=f"({command.expr()}) ＞ {joiner.join(chosen)}",
-        secret=command.secret,
-    )
+    text = f"({command.expr()}) ＞ {joiner.join(chosen)}"
+    return RollResult(text=text, text_en=text, secret=command.secret)  # the items as typed
 
 
 def evaluate(text: str, system: object, randomizer: Randomizer) -> RollResult | None:

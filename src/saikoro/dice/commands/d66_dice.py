@@ -30,4 +30,5 @@ def evaluate(text: str, system: object, randomizer: Randomizer) -> RollResult | 
     else:
         sort = _SORT_BY_SUFFIX[suffix]
     value = randomizer.roll_d66(sort)
-    return RollResult(text=f"(D66{suffix or ''}) ＞ {value}", secret=secret, value=value)
+    text = f"(D66{suffix or ''}) ＞ {value}"
+    return RollResult(text=text, text_en=text, secret=secret, value=value)

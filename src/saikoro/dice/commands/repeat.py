@@ -32,6 +32,9 @@ _NESTED = re.compile(r"S?(repeat|rep|x)[0-9]+", re.IGNORECASE)
 NESTED_TEXT = "Repeatコマンドの重複はできません"
 TIMES_TEXT = f"繰り返し回数は1以上、{REPEAT_LIMIT}以下としてください"
 FAILED_TEXT = "繰り返し対象のコマンドが実行できませんでした ({trailer})"
+NESTED_TEXT_EN = "Repeat commands cannot be nested"
+TIMES_TEXT_EN = f"the repeat count must be from 1 to {REPEAT_LIMIT}"
+FAILED_TEXT_EN = "the repeated command could not be run ({trailer})"
 
 # The limit hit, for human-readable output (the text itself stays BCDice's).
 NESTED_WARNING = Message(
@@ -69,17 +72,33 @@ def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResul
         return None
     secret, times, trailer, nested = command
     if nested:
-        return RollResult(text=NESTED_TEXT, secret=secret, warnings=[NESTED_WARNING])
+        return RollResult(
+            text=NESTED_TEXT, text_en=NESTED_TEXT_EN, secret=secret, warnings=[NESTED_WARNING]
+        )
     if not 1 <= times <= REPEAT_LIMIT:
-        return RollResult(text=TIMES_TEXT, secret=secret, warnings=[TIMES_WARNING])
+        return RollResult(
+            text=TIMES_TEXT, text_en=TIMES_TEXT_EN, secret=secret, warnings=[TIMES_WARNING]
+        )
 
     evaluate_once = engine.evaluate_normalized
     results = [evaluate_once(trailer, system, randomizer) for _ in range(times)]
     answered = [r for r in results if r is not None]
     if not answered:
-        return RollResult(text=FAILED_TEXT.format(trailer=trailer), secret=secret)
+        return RollResult(
+            text=FAILED_TEXT.format(trailer=trailer),
+            text_en=FAILED_TEXT_EN.format(trailer=trailer),
+            secret=secret,
+        )
     text = "\n\n".join(
         [f"#{index}\n{r.text if r is not None else ''}" for index, r in enumerate(results, 1)]
     )
+    text_en = None
+    if all(r.text_en is not None for r in answered):
+        text_en = "\n\n".join(
+            [
+                f"#{index}\n{r.text_en if r is not None else ''}"
+                for index, r in enumerate(results, 1)
+            ]
+        )
     secret = secret or any([r.secret for r in answered])
-    return RollResult(text=text, secret=secret, detail={"repeat": answered})
+    return RollResult(text=text, text_en=text_en, secret=secret, detail={"repeat": answered})

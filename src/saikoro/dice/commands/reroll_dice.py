@@ -47,6 +47,7 @@ REROLL_LIMIT = 10000
 BAD_CONDITION_TEXT = (
     "条件が間違っています。2R6>=5 あるいは 2R6[5] のように振り足し目標値を指定してください。"
 )
+BAD_CONDITION_TEXT_EN = "wrong condition: give a reroll threshold, as in 2R6>=5 or 2R6[5]."
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,11 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
         raise DivisionByZeroError() from None
 
     if not all(condition_is_valid(reroll_op, threshold, sides) for _, sides in dice):
-        return RollResult(text=f"{command.source} ＞ {BAD_CONDITION_TEXT}", secret=command.secret)
+        return RollResult(
+            text=f"{command.source} ＞ {BAD_CONDITION_TEXT}",
+            text_en=f"{command.source} ＞ {BAD_CONDITION_TEXT_EN}",
+            secret=command.secret,
+        )
     assert threshold is not None  # condition_is_valid rejects None
 
     groups = roll_with_rerolls(
@@ -193,14 +198,12 @@ def roll(command: RerollCommand, system: Any, randomizer: Randomizer) -> RollRes
     notation = "+".join(f"{times}R{sides}" for times, sides in dice)
     reroll_text = "" if reroll_op == cmp_op else cmp_text(reroll_op)
     expr = f"({notation}[{reroll_text}{threshold}]{cmp_text(cmp_op)}{none_as_empty(target)})"
-    sequence = [
-        expr,
-        " + ".join(texts),
-        f"成功数{success}",
-        *grich_text(system, ones, dice_count, success),
-    ]
+    glitch = grich_text(system, ones, dice_count, success)
+    sequence = [expr, " + ".join(texts), f"成功数{success}", *glitch]
+    english = [expr, " + ".join(texts), f"successes {success}"]
     return RollResult(
         text=" ＞ ".join(sequence),
+        text_en=None if glitch else " ＞ ".join(english),  # a system's hook: Japanese only
         secret=command.secret,
         value=success,
         detail={"dice": groups, "success_count": success},

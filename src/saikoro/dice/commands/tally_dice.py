@@ -66,7 +66,10 @@ def roll(command: TallyCommand, system: Any, randomizer: Randomizer) -> RollResu
     notation = f"{times}T{'Z' if command.show_zeros else 'Y'}{sides}"
     if sides > MAX_SIDES:
         # BCDice builds this result without the secret flag.
-        return RollResult(text=f"({notation}) ＞ 面数は1以上、{MAX_SIDES}以下としてください")
+        return RollResult(
+            text=f"({notation}) ＞ 面数は1以上、{MAX_SIDES}以下としてください",
+            text_en=f"({notation}) ＞ the number of sides must be from 1 to {MAX_SIDES}",
+        )
 
     values = randomizer.roll_barabara(times, sides)
     shown = sorted(values) if setting(system, "sort_barabara_dice", False) else values
@@ -79,6 +82,7 @@ def roll(command: TallyCommand, system: Any, randomizer: Randomizer) -> RollResu
     text = " ＞ ".join([f"({notation})", ",".join(map(str, shown)), ", ".join(tally)])
     return RollResult(
         text=text,
+        text_en=text,  # numbers only
         secret=command.secret,
         detail={"counts": {face: counts[face] for face in range(1, sides + 1)}},
     )

@@ -41,6 +41,7 @@ from saikoro.i18n import Message
 PREFIX_PATTERN = r"\d+U\d+"
 
 BAD_THRESHOLD_TEXT = "無限ロールの条件がまちがっています"
+BAD_THRESHOLD_TEXT_EN = "wrong condition for endless rerolls"
 
 
 class NegativeDiceCountError(SaikoroError):
@@ -199,7 +200,11 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
         + f"{cmp_text(command.cmp_op)}{none_as_empty(target)}"
     )
     if threshold <= 1:
-        return RollResult(text=f"({expr}) ＞ {BAD_THRESHOLD_TEXT}", secret=command.secret)
+        return RollResult(
+            text=f"({expr}) ＞ {BAD_THRESHOLD_TEXT}",
+            text_en=f"({expr}) ＞ {BAD_THRESHOLD_TEXT_EN}",
+            secret=command.secret,
+        )
 
     for times, _ in dice:
         if times < 0:
@@ -220,19 +225,18 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
         assert target is not None
         success = sum(1 for s in sums if arith.compare(s + modifier, command.cmp_op, target))
         outcome = f"成功数{success}"
+        outcome_en = f"successes {success}"
         value: int | None = success
     else:
         total = sum(sums) + modifier
         largest = max((s + modifier for s in sums), default=None)
         outcome = f"{none_as_empty(largest)}/{total}(最大/合計)"
+        outcome_en = f"{none_as_empty(largest)}/{total}(largest/total)"
         value = total
-    sequence = [
-        f"({expr})",
-        ",".join(die.text() for die in rolled) + format_modifier(modifier),
-        outcome,
-    ]
+    shown = [f"({expr})", ",".join(die.text() for die in rolled) + format_modifier(modifier)]
     return RollResult(
-        text=" ＞ ".join(sequence),
+        text=" ＞ ".join([*shown, outcome]),
+        text_en=" ＞ ".join([*shown, outcome_en]),
         secret=command.secret,
         value=value,
         detail={"dice": [list(die.faces) for die in rolled]},

@@ -11,7 +11,7 @@ from typing import ClassVar
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
 from saikoro.systems.base import GameSystem
-from saikoro.systems.littleworld.help import GLOSSARY_EN, HELP_MESSAGE
+from saikoro.systems.littleworld.help import HELP_MESSAGE
 from saikoro.systems.littleworld.rules import ROLL_DEFAULTS, RollSettings
 from saikoro.systems.manifest import SystemManifest
 
@@ -25,7 +25,6 @@ class LittleWorld(GameSystem):
     sort_key = "ほうしせかいTRPG"
     help_message = HELP_MESSAGE
     prefixes: ClassVar[tuple[str, ...]] = (r"LW[OA]?\d+", r"LWT")
-    glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     sort_add_dice = False
     settings: RollSettings = ROLL_DEFAULTS
 

@@ -18,10 +18,15 @@ from typing import Any
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
+from saikoro.i18n import Message
 from saikoro.systems.littleworld import rules as R
 from saikoro.systems.littleworld.rules import ROLL_DEFAULTS, RollSettings
 
 SEP = " ＞ "
+SUCCESS = Message("成功", "Success")
+FAILURE = Message("失敗", "Failure")
+#: The abilities' names in English (LWT's answer).
+ABILITY_EN = {"体力": "Body", "技巧": "Skill", "理知": "Intellect"}
 
 CHECK_RE = re.compile(r"^LW(\d+)(?:>=(\d+))?$")
 OPPOSED_RE = re.compile(r"^LWO(\d+)-(\d+)$")
@@ -68,12 +73,22 @@ def _check_detail(check: R.Check) -> dict[str, Any]:
     }
 
 
-def _flag_word(check: R.Check) -> str:
+CRITICAL = Message("クリティカル", "Critical")
+FUMBLE = Message("ファンブル", "Fumble")
+WEAK = Message("(苦手行動)", " (weak action)")
+
+
+def _flag_word(check: R.Check) -> Message:
     if check.critical:
-        return " クリティカル"
+        return Message(" ", " ") + CRITICAL
     if check.fumble:
-        return " ファンブル"
-    return ""
+        return Message(" ", " ") + FUMBLE
+    return Message("", "")
+
+
+def _result(parts: list[Message], **fields: Any) -> RollResult:
+    text = Message.join(SEP, parts)
+    return RollResult(text=text.ja, text_en=text.en, **fields)
 
 
 # -- LW<a>[>=<t>] -------------------------------------------------------------------
@@ -87,34 +102,35 @@ def check_command(
     settings: RollSettings = ROLL_DEFAULTS,
 ) -> RollResult:
     check = R.roll_check(ability, randomizer, settings)
-    parts = [f"({command})"]
+    parts = [Message.same(f"({command})")]
     if check.weak:
-        parts.append("1D6(苦手行動)")
-    parts += [dice_text(check), str(check.total)]
+        parts.append(Message("1D6(苦手行動)", "1D6 (weak action)"))
+    parts += [Message.same(dice_text(check)), Message.same(str(check.total))]
     detail: dict[str, Any] = {"kind": "check", **_check_detail(check), "target": target}
     rules = check.rules
     if target is None:
         success = check.critical
         failure = check.fumble
         if check.critical:
-            parts.append("クリティカル")
+            parts.append(CRITICAL)
         elif check.fumble:
-            parts.append("ファンブル")
+            parts.append(FUMBLE)
     else:
         outcome = R.check_against(check, target)
         success, failure = outcome.success, not outcome.success
         word = (
-            "クリティカル"
+            CRITICAL
             if check.critical
-            else "ファンブル"
+            else FUMBLE
             if check.fumble
-            else ("成功" if outcome.success else "失敗")
+            else (SUCCESS if outcome.success else FAILURE)
         )
-        parts.append(f"{word}(難易度:{outcome.band.ja})")
-        detail.update(band=outcome.band.key, band_ja=outcome.band.ja, success=outcome.success)
+        band = outcome.band
+        parts.append(word + Message(f"(難易度:{band.ja})", f" (difficulty: {band.en})"))
+        detail.update(band=band.key, band_ja=band.ja, success=outcome.success)
         rules = outcome.rules
-    return RollResult(
-        text=SEP.join(parts),
+    return _result(
+        parts,
         success=success,
         failure=failure,
         critical=check.critical,
@@ -126,6 +142,11 @@ def check_command(
 
 
 # -- LWO<a>-<b> ----------------------------------------------------------------------
+
+
+def _side(ja: str, en: str, check: R.Check) -> Message:
+    shown = f" {dice_text(check)}={check.total}"
+    return Message(ja + shown, en + shown) + _flag_word(check)
 
 
 def opposed_command(
@@ -140,11 +161,19 @@ def opposed_command(
     if not active.fumble or settings.opposed_passive_rolls_on_active_fumble:
         passive = R.roll_check(passive_ability, randomizer, settings)
     outcome = R.resolve_opposed(active, passive)
-    parts = [f"({command})", f"能動側 {dice_text(active)}={active.total}{_flag_word(active)}"]
+    parts = [Message.same(f"({command})"), _side("能動側", "active", active)]
     if passive is not None:
-        parts.append(f"受動側 {dice_text(passive)}={passive.total}{_flag_word(passive)}")
-    why = {"tie": "(同値)", "both_critical": "(両者クリティカル)"}.get(outcome.reason, "")
-    parts.append(("能動側の勝ち" if outcome.active_wins else "受動側の勝ち") + why)
+        parts.append(_side("受動側", "passive", passive))
+    why = {
+        "tie": Message("(同値)", " (tie)"),
+        "both_critical": Message("(両者クリティカル)", " (both critical)"),
+    }.get(outcome.reason, Message("", ""))
+    winner = (
+        Message("能動側の勝ち", "active side wins")
+        if outcome.active_wins
+        else Message("受動側の勝ち", "passive side wins")
+    )
+    parts.append(winner + why)
     detail = {
         "kind": "opposed",
         "active": _check_detail(active),
@@ -152,8 +181,8 @@ def opposed_command(
         "active_wins": outcome.active_wins,
         "reason": outcome.reason,
     }
-    return RollResult(
-        text=SEP.join(parts),
+    return _result(
+        parts,
         success=outcome.active_wins,
         failure=not outcome.active_wins,
         critical=active.critical,
@@ -167,34 +196,40 @@ def opposed_command(
 # -- LWA<a>[-<d>|-X] -----------------------------------------------------------------
 
 
-def attack_parts(outcome: R.AttackOutcome) -> list[str]:
-    """An attack's text after its command (``＞``-separated): 攻撃値, 防御値 (or 攻撃失敗 /
-    防御不能), ダメージ. ``LWA…`` and the table's ``/attack`` both show it;
-    ``saikoro.dice.words.to_english`` translates it."""
+def attack_texts(outcome: R.AttackOutcome) -> list[Message]:
+    """An attack's text after its command (``＞``-separated) in both languages: 攻撃値,
+    防御値 (or 攻撃失敗 / 防御不能), ダメージ. ``LWA…`` and the table's ``/attack`` show it."""
     attack = outcome.attack
-    weak = "(苦手行動)" if attack.weak else ""
-    parts = [f"攻撃値 {dice_text(attack)}={attack.total}{weak}{_flag_word(attack)}"]
+    weak = WEAK if attack.weak else Message("", "")
+    shown = f" {dice_text(attack)}={attack.total}"
+    parts = [Message("攻撃値" + shown, "attack" + shown) + weak + _flag_word(attack)]
     defence = outcome.defence
     if attack.fumble:
-        parts.append("攻撃失敗")
+        parts.append(Message("攻撃失敗", "attack fails"))
     elif defence is None:
-        parts.append("防御不能")
+        parts.append(Message("防御不能", "cannot defend"))
     else:
         counted = 0 if attack.critical else defence.ability
-        text = f"防御値 {dice_text(defence, counted)}={defence.total}"
+        shown = f" {dice_text(defence, counted)}={defence.total}"
+        text = Message("防御値" + shown, "defence" + shown)
         if defence.weak:
-            text += "(苦手行動)"
+            text += WEAK
         if attack.critical:
-            text += "(能力値0)"
+            text += Message("(能力値0)", " (ability counts as 0)")
         if outcome.evaded:
-            text += " クリティカル(完全回避)"
+            text += Message(" クリティカル(完全回避)", " Critical (full evasion)")
         elif defence.fumble:
-            text += " ファンブル(防御値0)"
+            text += Message(" ファンブル(防御値0)", " Fumble (defence 0)")
         elif defence.critical:
-            text += " クリティカル"
+            text += Message(" ", " ") + CRITICAL
         parts.append(text)
-    parts.append(f"ダメージ{outcome.damage}")
+    parts.append(Message(f"ダメージ{outcome.damage}", f"damage {outcome.damage}"))
     return parts
+
+
+def attack_parts(outcome: R.AttackOutcome) -> list[str]:
+    """:func:`attack_texts` in Japanese."""
+    return [part.ja for part in attack_texts(outcome)]
 
 
 def attack_command(
@@ -206,7 +241,7 @@ def attack_command(
 ) -> RollResult:
     outcome = R.roll_attack(attacker, defender, randomizer, settings)
     attack, defence = outcome.attack, outcome.defence
-    parts = [f"({command})", *attack_parts(outcome)]
+    parts = [Message.same(f"({command})"), *attack_texts(outcome)]
     detail = {
         "kind": "attack",
         "attacker_ability": attacker,
@@ -219,8 +254,8 @@ def attack_command(
         "evaded": outcome.evaded,
         "damage": outcome.damage,
     }
-    return RollResult(
-        text=SEP.join(parts),
+    return _result(
+        parts,
         success=outcome.damage > 0,
         failure=outcome.damage <= 0,
         critical=attack.critical,
@@ -238,12 +273,18 @@ def task_command(command: str, task: str) -> RollResult:
     from saikoro.systems.littleworld.tasks import find_task
 
     found = find_task(task)
+    echo = Message.same(f"({command})")
     if found is None:
-        text = SEP.join([f"({command})", "該当する行動が見つかりません"])
-        return RollResult(text=text, failure=True, rules=("LW-ABIL-02",), detail={"kind": "task"})
-    text = SEP.join([f"({command})", f"{found.task}:【{'】【'.join(found.abilities)}】"])
-    return RollResult(
-        text=text,
+        missing = Message("該当する行動が見つかりません", "no such task")
+        return _result(
+            [echo, missing], failure=True, rules=("LW-ABIL-02",), detail={"kind": "task"}
+        )
+    abilities = Message(
+        "".join(f"【{a}】" for a in found.abilities),
+        "".join(f"[{ABILITY_EN.get(a, a)}]" for a in found.abilities),
+    )
+    return _result(
+        [echo, Message.same(f"{found.task}:") + abilities],
         rules=found.rules,
         detail={"kind": "task", "task": found.task, "abilities": list(found.abilities)},
     )
@@ -262,8 +303,11 @@ def judge_sum(check: SumCheck, settings: RollSettings = ROLL_DEFAULTS) -> CheckR
     if not check.dice or any(sides != 6 for _, sides in check.dice):
         return None
     values = [v for v, _ in check.dice]
+    rules = ("LW-CHECK-03",)
     if R.is_fumble(values):
-        return CheckResult("ファンブル", failure=True, fumble=True, rules=("LW-CHECK-03",))
+        return CheckResult(FUMBLE.ja, failure=True, fumble=True, rules=rules, text_en=FUMBLE.en)
     if R.is_critical(values, settings):
-        return CheckResult("クリティカル", success=True, critical=True, rules=("LW-CHECK-03",))
+        return CheckResult(
+            CRITICAL.ja, success=True, critical=True, rules=rules, text_en=CRITICAL.en
+        )
     return None

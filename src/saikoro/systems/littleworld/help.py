@@ -1,4 +1,4 @@
-"""Help text (Japanese, as BCDice prints it) and the English glossary of 帽子世界TRPG output.
+"""Help text (Japanese, as BCDice prints it) of 帽子世界TRPG (its English is made by the commands).
 
 Every line of ``HELP_MESSAGE`` that starts with ``　`` followed by a command and ``：`` is
 an example; the tests run each one (``EXAMPLES``).
@@ -45,32 +45,3 @@ EXAMPLES: tuple[tuple[str, str], ...] = tuple(
     for line in HELP_MESSAGE.splitlines()
     if line.startswith("　") and "：" in line and line[1:2].isascii() and line[1:2].isalnum()
 )
-
-#: Japanese output words → English (saikoro.dice.words translates longest first).
-GLOSSARY_EN: dict[str, str] = {
-    "1D6(苦手行動)": "1D6 (weak action)",
-    "(苦手行動)": " (weak action)",
-    "苦手行動": "weak action",
-    "(難易度:易しい)": " (difficulty: easy)",
-    "(難易度:普通)": " (difficulty: normal)",
-    "(難易度:難しい)": " (difficulty: hard)",
-    "(難易度:専門技術があっても困難)": " (difficulty: hard even for experts)",
-    "能動側の勝ち": "active side wins",
-    "受動側の勝ち": "passive side wins",
-    "(同値)": " (tie)",
-    "(両者クリティカル)": " (both critical)",
-    "能動側": "active",
-    "受動側": "passive",
-    "攻撃値": "attack",
-    "防御値": "defence",
-    "(能力値0)": " (ability counts as 0)",
-    "クリティカル(完全回避)": "Critical (full evasion)",
-    "ファンブル(防御値0)": "Fumble (defence 0)",
-    "攻撃失敗": "attack fails",
-    "防御不能": "cannot defend",
-    "ダメージ": "damage ",
-    "該当する行動が見つかりません": "no such task",
-    "【体力】": "[Body]",
-    "【技巧】": "[Skill]",
-    "【理知】": "[Intellect]",
-}

@@ -18,15 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from saikoro.dice.words import to_english
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
-from saikoro.systems import get_system
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
-from saikoro.systems.littleworld.commands import SEP, attack_parts
+from saikoro.systems.littleworld.commands import SEP, attack_texts
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
@@ -382,7 +380,7 @@ class LittleWorldTracker(Tracker):
             self.ability(attacker, ability), defender_ability, emit.randomizer, self.cfg(emit)
         )
         a = out.attack
-        shown = SEP.join(attack_parts(out))  # as LWA… shows it
+        shown = Message.join(SEP, attack_texts(out))  # as LWA… shows it
         rules = tuple(
             dict.fromkeys((*out.rules, *(defend_rules if defender_ability is None else ())))
         )
@@ -398,10 +396,10 @@ class LittleWorldTracker(Tracker):
             },
             rules=rules,
             text=Message(
-                f"{name} の攻撃 ({ability}) → {target_name}{SEP}{shown}",
-                f"{name} attacks ({ability}) → {target_name}{SEP}"
-                f"{to_english(shown, get_system(self.system))}",
-            ),
+                f"{name} の攻撃 ({ability}) → {target_name}{SEP}",
+                f"{name} attacks ({ability}) → {target_name}{SEP}",
+            )
+            + shown,
         )
         if out.damage:
             old_hp = defender.hp

@@ -37,6 +37,7 @@ PROFILE = Profile(
     title="帽子世界TRPG",
     slots=_lw_slots(),
     initiative=lambda dump: int((dump.get("abilities") or {}).get("技巧", 0) or 0),
+    required=tuple((name, ("abilities", name)) for name in LW_ABILITIES),
 )
 
 

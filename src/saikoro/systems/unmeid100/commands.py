@@ -8,7 +8,7 @@ roll to the pure rule functions in ``rules.py``; the text is BCDice-style Japane
 from __future__ import annotations
 
 import re
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
@@ -16,7 +16,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
 from saikoro.systems.unmeid100 import rules
-from saikoro.systems.unmeid100.help import GLOSSARY_EN, HELP_MESSAGE, USAGE
+from saikoro.systems.unmeid100.help import HELP_MESSAGE, USAGE
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, UnmeiSettings
 
 MAX_GROWTH_ABILITIES = 20
@@ -30,48 +30,107 @@ _GROW_ITEM = r"[^\d,\[\]<>=]{0,20}\d+"
 _GROW = re.compile(rf"^GROW({_GROW_ITEM}(?:,{_GROW_ITEM})*)$")
 _GROW_SPLIT = re.compile(r"^([^\d,\[\]<>=]*)(\d+)$")
 
-ATTACK_WORDS: dict[str, str] = {
-    "critical": "クリティカルヒット！ 命中",
-    "hit": "命中",
-    "armour": "失敗（アーマークラスに防がれた）",
-    "miss": "失敗（外れ）",
-    "out_of_range": "失敗（射程外）",
+ATTACK_TEXTS: dict[str, Message] = {
+    "critical": Message("クリティカルヒット！ 命中", "Critical hit!"),
+    "hit": Message("命中", "hit"),
+    "armour": Message("失敗（アーマークラスに防がれた）", "Failure (stopped by armour class)"),
+    "miss": Message("失敗（外れ）", "Failure (miss)"),
+    "out_of_range": Message("失敗（射程外）", "Failure (out of range)"),
 }
-SPELL_WORDS: dict[str, str] = {
-    "not_activated": "発動失敗（詠唱継続）",
-    "activated": "発動",
-    "charm_override": "発動 ＞ 魅力以下：抵抗を無視して効果発揮",
-    "resisted": "発動 ＞ 失敗（レジストクラスに抵抗された）",
-    "took_effect": "発動 ＞ 効果発揮",
+_ACTIVATED = Message("発動 ＞ ", "activated ＞ ")
+SPELL_TEXTS: dict[str, Message] = {
+    "not_activated": Message("発動失敗（詠唱継続）", "Not activated (still chanting)"),
+    "activated": Message("発動", "activated"),
+    "charm_override": _ACTIVATED
+    + Message("魅力以下：抵抗を無視して効果発揮", "roll <= charm: takes effect whatever the RC"),
+    "resisted": _ACTIVATED
+    + Message("失敗（レジストクラスに抵抗された）", "Failure (resisted by resist class)"),
+    "took_effect": _ACTIVATED + Message("効果発揮", "takes effect"),
 }
+#: The Japanese words (as BCDice prints them).
+ATTACK_WORDS: dict[str, str] = {key: text.ja for key, text in ATTACK_TEXTS.items()}
+SPELL_WORDS: dict[str, str] = {key: text.ja for key, text in SPELL_TEXTS.items()}
+SUCCESS = Message("成功", "Success")
+FAILURE = Message("失敗", "Failure")
+MELEE = Message("白兵攻撃", "melee attack")
 
 
 SEP = " ＞ "
 
 
+def ranged_text(aim: int) -> Message:
+    return (
+        Message(f"射撃攻撃 狙い{aim}", f"ranged attack aim {aim}")
+        if aim
+        else Message("射撃攻撃", "ranged attack")
+    )
+
+
 def ranged_label(aim: int) -> str:
-    return f"射撃攻撃 狙い{aim}" if aim else "射撃攻撃"
+    return ranged_text(aim).ja
 
 
-def attack_parts(label: str, out: rules.AttackOutcome) -> list[str]:
-    """An attack's text after its command (``＞``-separated), as MA/RA and the table's
-    ``/melee`` / ``/shoot`` show it; ``saikoro.dice.words.to_english`` translates it."""
+def attack_texts(label: Message, out: rules.AttackOutcome) -> list[Message]:
+    """An attack's text after its command (``＞``-separated) in both languages, as MA/RA
+    and the table's ``/melee`` / ``/shoot`` show it."""
+    shown = f" (1D100<={out.target}) AC{out.ac} "
     return [
-        f"{label} (1D100<={out.target}) AC{out.ac} クリティカル<={out.critical_range}",
-        str(out.roll),
-        ATTACK_WORDS[out.result],
+        label
+        + Message(
+            f"{shown}クリティカル<={out.critical_range}", f"{shown}Critical<={out.critical_range}"
+        ),
+        Message.same(str(out.roll)),
+        ATTACK_TEXTS[out.result],
     ]
 
 
+def attack_parts(label: str, out: rules.AttackOutcome) -> list[str]:
+    """:func:`attack_texts` in Japanese."""
+    return [part.ja for part in attack_texts(Message(label, label), out)]
+
+
+def spell_text(off_school: bool, halved: bool) -> Message:
+    notes = [
+        n
+        for n, on in (
+            (Message("門外-10", "off-school -10"), off_school),
+            (Message("発動率半分", "half rate"), halved),
+        )
+        if on
+    ]
+    label = Message("魔法発動", "spell activation")
+    return (
+        label + Message("[", "[") + Message.join(",", notes) + Message("]", "]") if notes else label
+    )
+
+
 def spell_label(off_school: bool, halved: bool) -> str:
-    notes = [n for n, on in (("門外-10", off_school), ("発動率半分", halved)) if on]
-    return "魔法発動" + (f"[{','.join(notes)}]" if notes else "")
+    return spell_text(off_school, halved).ja
+
+
+def spell_texts(label: Message, out: rules.SpellOutcome) -> list[Message]:
+    """A spell's activation after its command in both languages, as MG and ``/cast`` show it."""
+    shown = f" (1D100<={out.target})"
+    resist = (
+        Message(f" RC{out.rc} 魅力{out.charm}", f" RC{out.rc} charm {out.charm}")
+        if out.rc is not None
+        else Message("", "")
+    )
+    return [
+        label + Message.same(shown) + resist,
+        Message.same(str(out.roll)),
+        SPELL_TEXTS[out.result],
+    ]
 
 
 def spell_parts(label: str, out: rules.SpellOutcome) -> list[str]:
-    """A spell's activation after its command, as MG and the table's ``/cast`` show it."""
-    resist = f" RC{out.rc} 魅力{out.charm}" if out.rc is not None else ""
-    return [f"{label} (1D100<={out.target}){resist}", str(out.roll), SPELL_WORDS[out.result]]
+    """:func:`spell_texts` in Japanese."""
+    return [part.ja for part in spell_texts(Message(label, label), out)]
+
+
+def _result(parts: list[Message], **fields: Any) -> RollResult:
+    text = Message.join(SEP, parts)
+    return RollResult(text=text.ja, text_en=text.en, **fields)
 
 
 class UnmeiCommandError(SaikoroError):
@@ -99,7 +158,6 @@ class UnmeiD100(GameSystem):
     help_message = HELP_MESSAGE
     prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW")
     usage: ClassVar[dict[str, tuple[str, str]]] = USAGE
-    glossary_en: ClassVar[dict[str, str]] = GLOSSARY_EN
     settings: UnmeiSettings = DEFAULT_SETTINGS
 
     # ------------------------------------------------------------ hooks
@@ -125,8 +183,9 @@ class UnmeiD100(GameSystem):
             and check.dice[0][1] == 100
         ):
             ok = check.total <= check.target
+            word = SUCCESS if ok else FAILURE
             return CheckResult(
-                "成功" if ok else "失敗", success=ok, failure=not ok, rules=("UM-CHECK-01",)
+                word.ja, success=ok, failure=not ok, rules=("UM-CHECK-01",), text_en=word.en
             )
         return None
 
@@ -135,9 +194,14 @@ class UnmeiD100(GameSystem):
         fate = _number(m.group(1))
         roll = randomizer.roll_once(100)
         out = rules.fate_check(roll, fate)
-        word = "成功" if out.success else "失敗"
-        return RollResult(
-            text=f"({command}) ＞ 運命判定 (1D100<={out.target}) ＞ {roll} ＞ {word}",
+        label = f" (1D100<={out.target})"
+        return _result(
+            [
+                Message.same(f"({command})"),
+                Message("運命判定" + label, "fate check" + label),
+                Message.same(str(roll)),
+                SUCCESS if out.success else FAILURE,
+            ],
             success=out.success,
             failure=not out.success,
             value=roll,
@@ -146,10 +210,10 @@ class UnmeiD100(GameSystem):
         )
 
     def _attack_result(
-        self, command: str, label: str, out: rules.AttackOutcome, extra: dict[str, object]
+        self, command: str, label: Message, out: rules.AttackOutcome, extra: dict[str, object]
     ) -> RollResult:
-        return RollResult(
-            text=SEP.join([f"({command})", *attack_parts(label, out)]),
+        return _result(
+            [Message.same(f"({command})"), *attack_texts(label, out)],
             success=out.hit,
             failure=not out.hit,
             critical=out.critical,
@@ -168,7 +232,7 @@ class UnmeiD100(GameSystem):
         skill, ac, agi = (_number(g) for g in m.groups())
         roll = randomizer.roll_once(100)
         out = rules.melee_attack(roll, skill, ac, agi, self.settings)
-        return self._attack_result(command, "白兵攻撃", out, {"skill": skill, "agility": agi})
+        return self._attack_result(command, MELEE, out, {"skill": skill, "agility": agi})
 
     def _ranged(self, command: str, m: re.Match[str], randomizer: Randomizer) -> RollResult:
         thief, ac, agi = (_number(g) for g in m.groups()[:3])
@@ -182,7 +246,7 @@ class UnmeiD100(GameSystem):
             )
         roll = randomizer.roll_once(100)
         out = rules.ranged_attack(roll, thief, ac, agi, aim, settings=self.settings)
-        label = ranged_label(aim)
+        label = ranged_text(aim)
         return self._attack_result(
             command, label, out, {"thief": thief, "agility": agi, "aim": aim}
         )
@@ -204,9 +268,9 @@ class UnmeiD100(GameSystem):
             charm=cha,
             settings=self.settings,
         )
-        parts = spell_parts(spell_label(off_school, halved), out)
-        return RollResult(
-            text=SEP.join([f"({command})", *parts]),
+        parts = spell_texts(spell_text(off_school, halved), out)
+        return _result(
+            [Message.same(f"({command})"), *parts],
             success=out.takes_effect,
             failure=not out.takes_effect,
             value=roll,
@@ -245,13 +309,25 @@ class UnmeiD100(GameSystem):
         ]
         risen = [name for name, up in zip(names, out.raised, strict=True) if up]
         if risen:
-            summary = f"{'' if named else '能力値'}{','.join(risen)}が+1"
+            which = ",".join(risen)
+            summary = Message(
+                f"{'' if named else '能力値'}{which}が+1",
+                f"{'' if named else 'ability '}{which} +1",
+            )
         else:
-            summary = "上昇なし ＞ 好きな能力値を1つ選んで+1"
+            summary = Message(
+                "上昇なし ＞ 好きな能力値を1つ選んで+1",
+                "nothing rose ＞ raise one ability of your choice by 1",
+            )
         # value: how many abilities rose; success when at least one did (else the player
         # picks one, UM-LEVEL-02) — so odds show the distribution of the rises.
-        return RollResult(
-            text=f"({command}) ＞ 成長判定 ＞ {' '.join(parts)} ＞ {summary}",
+        return _result(
+            [
+                Message.same(f"({command})"),
+                Message("成長判定", "growth"),
+                Message.same(" ".join(parts)),
+                summary,
+            ],
             value=len(risen),
             success=bool(risen),
             failure=not risen,

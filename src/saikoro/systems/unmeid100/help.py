@@ -1,4 +1,4 @@
-"""Help text (Japanese, BCDice style) and the English glossary of 運命判定d100's output.
+"""Help text (Japanese, BCDice style) of 運命判定d100 (its English is made by the commands).
 
 Every line of :data:`HELP_EXAMPLES` appears in the help and is run by a test.
 """
@@ -43,35 +43,6 @@ HELP_MESSAGE = (
     "・ダメージ　2D6 など武器のダメージダイスをそのまま振る\n"
     "例）\n" + "".join(f"　{cmd}　{what}\n" for cmd, what in HELP_EXAMPLES)
 )
-
-#: Japanese output words → English, for ``lang="en"``.
-GLOSSARY_EN: dict[str, str] = {
-    "クリティカルヒット！ 命中": "Critical hit!",
-    "クリティカルヒット！": "Critical hit!",
-    "クリティカルヒット": "critical hit",
-    "失敗（アーマークラスに防がれた）": "Failure (stopped by armour class)",
-    "失敗（外れ）": "Failure (miss)",
-    "失敗（射程外）": "Failure (out of range)",
-    "発動失敗（詠唱継続）": "Not activated (still chanting)",
-    "魅力以下：抵抗を無視して効果発揮": "roll <= charm: takes effect whatever the RC",
-    "失敗（レジストクラスに抵抗された）": "Failure (resisted by resist class)",
-    "効果発揮": "takes effect",
-    "上昇なし": "nothing rose",
-    "好きな能力値を1つ選んで+1": "raise one ability of your choice by 1",
-    "成長判定": "growth",
-    "運命判定": "fate check",
-    "白兵攻撃": "melee attack",
-    "射撃攻撃": "ranged attack",
-    "魔法発動": "spell activation",
-    "門外-10": "off-school -10",
-    "発動率半分": "half rate",
-    "狙い": "aim ",
-    "魅力": "charm ",
-    "能力値": "ability ",
-    "が+1": " +1",
-    "命中": "hit",
-    "発動": "activated",
-}
 
 #: The usage of each command name, for a line that starts like one but cannot be read
 #: (``MA60,30``, ``FATE``): name → (Japanese, English).

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from saikoro.dice.words import to_english
+from saikoro.dice.words import english_text
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.systems import get_system
@@ -26,11 +26,12 @@ from saikoro.systems.unmeid100 import distance as dist
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.commands import (
+    MELEE,
     SEP,
-    attack_parts,
-    ranged_label,
-    spell_label,
-    spell_parts,
+    attack_texts,
+    ranged_text,
+    spell_text,
+    spell_texts,
 )
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
 from saikoro.systems.unmeid100.sheet import UnmeiSheet
@@ -80,10 +81,6 @@ def _break_chant(emit: Emit, name: str) -> None:
         rules=("UM-MAGIC-01",),
         text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
     )
-
-
-def _english(text: str) -> str:
-    return to_english(text, get_system("UnmeiD100"))
 
 
 def _not_self(name: str, target: str) -> None:
@@ -232,7 +229,12 @@ class UnmeiTracker(Tracker):
             return
         character = emit.character(speaker)
         if result.failure:
-            emit.set_field(speaker, "_last_check", {"kind": "check", "command": result.text})
+            english = english_text(result, get_system(self.system))
+            emit.set_field(
+                speaker,
+                "_last_check",
+                {"kind": "check", "command": result.text, "command_en": english},
+            )
         elif result.success and character.fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
 
@@ -534,7 +536,7 @@ class UnmeiTracker(Tracker):
         out = um.melee_attack(
             roll, refs.get("戦闘", 0), self.ac(target), refs.get("敏捷度", 0), self.cfg(emit)
         )
-        self._attack_result(emit, name, target.name, out, weapon, "白兵攻撃", "melee")
+        self._attack_result(emit, name, target.name, out, weapon, MELEE, "melee")
 
     def shoot(self, emit: Emit, name: str, args: list[str]) -> None:
         target = self._target(
@@ -559,7 +561,7 @@ class UnmeiTracker(Tracker):
             settings=self.cfg(emit),
         )
         self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
-        label = ranged_label(before.aim)
+        label = ranged_text(before.aim)
         self._attack_result(emit, name, target.name, out, weapon, label, "shot")
 
     def _attack_result(
@@ -569,10 +571,10 @@ class UnmeiTracker(Tracker):
         target: str,
         out: um.AttackOutcome,
         weapon: eq.UsedWeapon,
-        ja: str,
+        label: Message,
         en: str,
     ) -> None:
-        shown = SEP.join(attack_parts(ja, out))  # as MA / RA show it
+        shown = Message.join(SEP, attack_texts(label, out))  # as MA / RA show it
         emit.add(
             ev.ROLL,
             {
@@ -584,10 +586,7 @@ class UnmeiTracker(Tracker):
                 "result": out.result,
             },
             rules=out.rules,
-            text=Message(
-                f"{name} → {target}{SEP}{shown}",
-                f"{name} → {target}{SEP}{_english(shown)}",
-            ),
+            text=Message(f"{name} → {target}{SEP}", f"{name} → {target}{SEP}") + shown,
         )
         expr = weapon.damage
         if not out.hit:
@@ -706,7 +705,7 @@ class UnmeiTracker(Tracker):
         )
         turn = um.activation_attempt(before, out)
         self.save(emit, before, turn.state, turn.rules)
-        shown = SEP.join(spell_parts(spell_label(off_school, spell.half_rate), out))  # as MG
+        shown = Message.join(SEP, spell_texts(spell_text(off_school, spell.half_rate), out))  # MG
         emit.add(
             ev.ROLL,
             {
@@ -718,9 +717,10 @@ class UnmeiTracker(Tracker):
             },
             rules=out.rules,
             text=Message(
-                f"{name} の「{spell.name}」→ {target.name}{SEP}{shown}",
-                f"{name}'s {spell.name} → {target.name}{SEP}{_english(shown)}",
-            ),
+                f"{name} の「{spell.name}」→ {target.name}{SEP}",
+                f"{name}'s {spell.name} → {target.name}{SEP}",
+            )
+            + shown,
         )
         self._last_check(
             emit,
@@ -888,7 +888,7 @@ class UnmeiTracker(Tracker):
                     f"運命: 「{last['command']}」を成功にした"
                     if last.get("command")
                     else "運命: 判定を成功にした",
-                    f"fate: {_english(last['command'])} becomes a success"
+                    f"fate: {last.get('command_en', last['command'])} becomes a success"
                     if last.get("command")
                     else "fate: the check succeeds",
                 ),
@@ -1168,16 +1168,16 @@ def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> N
     refs = tracker.references(character)
     rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
     from saikoro.dice.engine import evaluate
-    from saikoro.systems import get_system
 
-    result = evaluate(f"GROW{rates}", get_system("UnmeiD100"), emit.randomizer)
+    result = evaluate(f"GROW{rates}", get_system(tracker.system), emit.randomizer)
     assert result is not None and result.detail is not None
     emit.add(
         ev.ROLL,
         {"action": "levelup", "command": f"GROW{rates}", "result": dict(result.detail)},
         rules=result.rules,
         text=Message(
-            f"{name} のレベルアップ: {result.text}", f"{name} levels up: {_english(result.text)}"
+            f"{name} のレベルアップ: {result.text}",
+            f"{name} levels up: {english_text(result, get_system(tracker.system))}",
         ),
     )
     for ability, rose in zip(result.detail["abilities"], result.detail["raised"], strict=True):

@@ -69,7 +69,7 @@ PROFILE = Profile(
         Slot("行動力", ("action_points",)),
         Slot("レベル", ("level",), aliases=("Lv", "Level")),
         Slot("種別", ("kind",), kind="str", choices=_KINDS),
-        Slot("門", ("school",), kind="str", aliases=("魔術の門", "系統")),
+        Slot("門", ("school",), kind="str", aliases=("魔術の門",), loose=("系統",)),
         Slot("盾", ("shield",), kind="bool"),
         Slot("騎乗", ("mounted",), kind="bool"),
         Slot("運命判定残り", ("fate_uses_left",), optional=True, aliases=("運命判定回数",)),
@@ -78,6 +78,7 @@ PROFILE = Profile(
     claim=_um_claim,
     initiative=lambda dump: int(dump.get("abilities", {}).get("敏捷度", {}).get("value", 0) or 0),
     ordered=(("abilities",),),
+    required=tuple((name, ("abilities", name, "value")) for name in UM_CORE),
 )
 
 
