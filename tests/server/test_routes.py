@@ -8,7 +8,8 @@ import time
 import pytest
 
 import saikoro
-from saikoro.server.routes_v2 import API_VERSION, BCDICE_VERSION
+from saikoro.dice.commands.version import BCDICE_VERSION
+from saikoro.server.routes_v2 import API_VERSION
 from saikoro.systems import systems
 
 SYSTEM_IDS = tuple(systems)  # every registered system, a new one included
@@ -29,12 +30,16 @@ def assert_json(response, status: int, body: dict) -> None:
 
 
 def test_version(client) -> None:
+    """BCDice-API 3.0.0 run with BCDice 3.16.1: a pair that exists, and only its two keys."""
+    response = client.get("/v2/version")
+    assert_json(response, 200, {"api": "3.0.0", "bcdice": "3.16.1"})
+    assert list(response.json()) == ["api", "bcdice"]
+    assert (API_VERSION, BCDICE_VERSION) == ("3.0.0", "3.16.1")
     assert_json(
-        client.get("/v2/version"),
+        client.get("/v2/version", params={"saikoro": "1"}),
         200,
         {"api": API_VERSION, "bcdice": BCDICE_VERSION, "saikoro": saikoro.__version__},
     )
-    assert re.fullmatch(r"2\.\d+\.\d+", API_VERSION)
 
 
 def test_admin_from_environment(client, monkeypatch) -> None:
@@ -184,11 +189,26 @@ def test_unsupported_command(client, params: dict) -> None:
     assert_json(client.post("/v2/game_system/DiceBot/roll", data=params), 400, body)
 
 
+def test_a_1202_character_command_is_accepted(client, dice) -> None:
+    """BCDice-API accepts it (no length limit of its own); saikoro did not (1000)."""
+    command = "1D6+" * 300 + "10"
+    assert len(command) == 1202
+    dice.next = [(1, 6)] * 300
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
+    assert response.status_code == 200, response.text
+    assert response.json()["text"].endswith(" ＞ 310")
+
+
 def test_too_long_command_is_a_clear_400(client) -> None:
-    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "1D6+" * 300 + "1"})
+    command = "1D6+" * 2600 + "1"
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
+    assert_json(response, 400, {"ok": False, "reason": "input too long"})
+    response = client.post(
+        "/v2/game_system/DiceBot/roll", params={"saikoro": "1"}, data={"command": command}
+    )
     assert response.status_code == 400
     body = response.json()
-    assert body["ok"] is False and body["reason"] != "internal error" and body["message"]
+    assert body["reason"] == "input too long" and "10240" in body["message"]
     assert_cors(response)
 
 
@@ -221,8 +241,10 @@ def test_hostile_commands_answer_fast(command: str) -> None:
         response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
         elapsed = time.monotonic() - started
     assert elapsed < 3.0
-    assert response.status_code in (200, 400), response.text
+    assert response.status_code in (200, 400, 500), response.text
     assert response.json()["ok"] is (response.status_code == 200)
+    if response.status_code == 500:  # where BCDice fails: BCDice-API's generic answer
+        assert response.json() == {"ok": False}
     assert_cors(response)
 
 
@@ -270,14 +292,43 @@ def test_original_table(client, dice) -> None:
     )
 
 
+def test_original_table_in_the_query(client, dice) -> None:
+    """Sinatra's params merge query and body: BCDice-API reads the table from either."""
+    dice.next = [(1, 6)]
+    response = client.post("/v2/original_table", params={"table": DRINKS})
+    assert_json(
+        response,
+        200,
+        {
+            "ok": True,
+            "text": "飲み物表(1) ＞ 水",
+            "rands": [{"kind": "normal", "sides": 6, "value": 1}],
+        },
+    )
+
+
 def test_original_table_invalid(client, dice) -> None:
+    """BCDice-API answers 500 {"ok": false} (clients read it as "unsupported table")."""
     gap = DRINKS.replace("3:麦茶\n", "")
-    response = client.post("/v2/original_table", data={"table": gap})
-    assert response.status_code == 400
-    assert response.json()["reason"] == "invalid table" and response.json()["ok"] is False
-    assert_cors(response)
-    response = client.post("/v2/original_table", data={})
-    assert response.status_code == 400 and response.json()["reason"] == "invalid table"
+    assert_json(client.post("/v2/original_table", data={"table": gap}), 500, {"ok": False})
+    assert_json(client.post("/v2/original_table", data={}), 500, {"ok": False})
+    explained = client.post("/v2/original_table", params={"saikoro": "1"}, data={"table": gap})
+    assert explained.status_code == 400
+    assert explained.json()["reason"] == "invalid table" and explained.json()["message"]
+    assert_cors(explained)
+
+
+@pytest.mark.parametrize("where", ["dice line", "row"])
+def test_original_table_with_a_4301_digit_number(client, where: str) -> None:
+    """Python refuses int(text) past 4300 digits: this was an internal error (500 with no body)."""
+    huge = "9" * 4301
+    table = f"表\n{huge}D6\n1:a" if where == "dice line" else f"表\n1D2\n1:a\n{huge}:b"
+    started = time.monotonic()
+    response = client.post("/v2/original_table", data={"table": table})
+    assert time.monotonic() - started < 2.0
+    assert_json(response, 500, {"ok": False})  # an invalid table, as BCDice-API
+    explained = client.post("/v2/original_table", params={"saikoro": "1"}, data={"table": table})
+    assert explained.status_code == 400 and explained.json()["reason"] == "invalid table"
 
 
 # -- errors for everything else ---------------------------------------------------------
@@ -286,8 +337,13 @@ def test_original_table_invalid(client, dice) -> None:
 @pytest.mark.parametrize(
     ("method", "path"),
     [
-        ("get", "/"),
         ("get", "/v1/names"),
+        ("get", "/v2/"),
+        ("get", "/v2/version/"),  # a trailing slash: 404 as BCDice-API, not a redirect
+        ("get", "/v2/game_system/"),
+        ("get", "/v2/game_system/DiceBot/"),
+        ("get", "/v2/game_system/DiceBot/roll/"),
+        ("post", "/v2/original_table/"),
         ("get", "/v2"),
         ("get", "/v2/game_system/DiceBot/roll/extra"),
         ("get", "/v2/original_table"),  # POST only, as BCDice-API
@@ -296,7 +352,25 @@ def test_original_table_invalid(client, dice) -> None:
     ],
 )
 def test_not_found(client, method: str, path: str) -> None:
-    assert_json(client.request(method.upper(), path), 404, {"ok": False, "reason": "not found"})
+    response = client.request(method.upper(), path, follow_redirects=False)
+    assert_json(response, 404, {"ok": False, "reason": "not found"})
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+def test_root_answers_200_for_health_checks(client, method: str) -> None:
+    """BCDice-API answers GET / (test_api.rb's test_ping); health checks use HEAD too."""
+    response = client.request(method, "/")
+    assert response.status_code == 200
+    assert_cors(response)
+    if method == "GET":
+        assert response.text
+
+
+@pytest.mark.parametrize("path", ["/v2/version", "/v2/game_system", "/v2/game_system/DiceBot"])
+def test_head_of_the_v2_routes(client, path: str) -> None:
+    response = client.head(path)
+    assert response.status_code == 200 and not response.content
+    assert_cors(response)
 
 
 def test_request_too_large(client) -> None:
@@ -385,3 +459,81 @@ def test_chunked_request_too_large(client) -> None:
     assert response.status_code == 413
     assert response.json()["reason"] == "request too large"
     assert_cors(response)
+
+
+def test_dicebot_help_is_bcdice_3_16_1s(client) -> None:
+    """Clients show the help as BCDice-API gives it; saikoro's was an older BCDice text."""
+    help_message = client.get("/v2/game_system/DiceBot").json()["help_message"]
+    lines = help_message.split("\n")
+    assert lines[0] == "3D6+1>=9 ：3d6+1で目標値9以上かの判定"
+    assert "S3d6 ： 各コマンドの先頭に「S」を付けると他人結果の見えないシークレットロール" in lines
+    assert "D66 ： D66ダイス。順序はゲームに依存。D66N：そのまま、D66A：昇順、D66D：降順" in lines
+    assert help_message.endswith(
+        "\n\n詳細は下記URLのコマンドガイドを参照\nhttps://docs.bcdice.org/\n"
+    )
+    assert len(lines) == 16
+
+
+@pytest.mark.parametrize("system_id", SYSTEM_IDS)
+@pytest.mark.parametrize("command", ["BCDiceVersion", "bcdiceversion 確認"])
+def test_bcdice_version_command_in_every_system(client, system_id: str, command: str) -> None:
+    response = client.get(f"/v2/game_system/{system_id}/roll", params={"command": command})
+    assert_json(
+        response,
+        200,
+        {
+            "ok": True,
+            "text": "BCDice 3.16.1",
+            "secret": False,
+            "success": False,
+            "failure": False,
+            "critical": False,
+            "fumble": False,
+            "rands": [],
+        },
+    )
+    pattern = client.get(f"/v2/game_system/{system_id}").json()["command_pattern"]
+    assert re.match(pattern, command, re.IGNORECASE)
+
+
+def test_roll_bodies_carry_saikoros_extras_only_when_asked(client, dice) -> None:
+    dice.next = []
+    plain = client.get("/v2/game_system/DiceBot/roll", params={"command": "201D6"}).json()
+    assert "warnings" not in plain and "rules" not in plain
+    asked = client.get(
+        "/v2/game_system/DiceBot/roll", params={"command": "201D6", "saikoro": "1"}
+    ).json()
+    assert asked["warnings"] == [
+        "一度に振れるダイスは 200 個までです / at most 200 dice can be rolled at once"
+    ]
+    assert asked["rules"] == []
+
+
+def test_bcdice_failures_are_500_ok_false_and_explained_on_request(client) -> None:
+    response = client.get("/v2/game_system/DiceBot/roll", params={"command": "x100 10000U0[2]"})
+    assert_json(response, 500, {"ok": False})
+    explained = client.get(
+        "/v2/game_system/DiceBot/roll", params={"command": "x100 10000U0[2]", "saikoro": "1"}
+    )
+    assert explained.status_code == 400
+    assert explained.json()["reason"] == "too many dice" and explained.json()["message"]
+
+
+def test_an_app_that_answers_nothing_gets_a_json_500_not_uvicorns_text() -> None:
+    import asyncio
+
+    from saikoro.server.middleware import OpenCorsMiddleware
+
+    async def silent(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
+        return None
+
+    sent: list[dict] = []
+
+    async def send(message) -> None:  # type: ignore[no-untyped-def]
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": []}
+    asyncio.run(OpenCorsMiddleware(silent)(scope, None, send))  # type: ignore[arg-type]
+    assert sent[0]["status"] == 500
+    assert (b"access-control-allow-origin", b"*") in sent[0]["headers"]
+    assert sent[1]["body"] == b'{"ok":false}'

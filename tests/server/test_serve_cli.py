@@ -41,6 +41,30 @@ def test_serve_passes_host_port_and_db(monkeypatch) -> None:
     assert seen["app"].title == "saikoro BCDice-API"
 
 
+def test_serve_runs_the_pool_and_the_connection_rules(monkeypatch) -> None:
+    from saikoro.server.connections import GuardedH11Protocol
+    from saikoro.server.pool import RollPool
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda a, **o: seen.update(app=a, **o))
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--roll-workers", "3", "--deadline", "2.5", "--per-address", "9",
+         "--forwarded-allow-ips", "10.0.0.1, 10.0.0.2"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    pool = seen["app"].state.roller
+    assert isinstance(pool, RollPool)
+    assert (pool.limits.workers, pool.limits.deadline) == (3, 2.5)
+    protocol = seen["http"]
+    assert issubclass(protocol, GuardedH11Protocol)
+    assert protocol.rules.per_address == 9
+    assert protocol.rules.trusted == {"10.0.0.1", "10.0.0.2"}
+    assert seen["forwarded_allow_ips"] == "10.0.0.1,10.0.0.2"
+    assert seen["limit_concurrency"] is None  # uvicorn's plain-text 503 is never used
+    assert seen["timeout_keep_alive"] == 5.0
+
+
 def test_serve_defaults(monkeypatch) -> None:
     seen: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda a, **o: seen.update(app=a, **o))

@@ -12,6 +12,20 @@ def serve(
         None, "--db", help="SQLite path or database URL of the table rooms (kept for the table API)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),
+    roll_workers: int = typer.Option(
+        0, "--roll-workers", min=0, help="Dice worker processes (0: one per CPU)"
+    ),
+    deadline: float = typer.Option(
+        5.0, "--deadline", min=0.1, help="Seconds one command may run before it is abandoned (503)"
+    ),
+    per_address: int = typer.Option(
+        64, "--per-address", min=0, help="Open connections per client address (0: no cap)"
+    ),
+    forwarded_allow_ips: str = typer.Option(
+        "127.0.0.1",
+        "--forwarded-allow-ips",
+        help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
+    ),
 ) -> None:
     """Serve BCDice-API v2 (/v2/version, /v2/game_system, /v2/game_system/{id}/roll, …).
 
@@ -31,6 +45,8 @@ def serve(
     from uvicorn.config import LOG_LEVELS
 
     from saikoro.server.app import create_app
+    from saikoro.server.connections import ConnectionRules, uvicorn_options
+    from saikoro.server.pool import PoolLimits
 
     if log_level.lower() not in LOG_LEVELS:
         typer.echo(
@@ -40,16 +56,18 @@ def serve(
         )
         raise typer.Exit(2)
     _check_port_free(host, port)
-    app = create_app(db)
+    proxies = frozenset(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
+    pool = PoolLimits(deadline=deadline, **({"workers": roll_workers} if roll_workers else {}))
+    app = create_app(db, pool=pool)
+    rules = ConnectionRules(per_address=per_address, trusted=proxies)
     typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
     uvicorn.run(
         app,
         host=host,
         port=port,
         log_level=log_level.lower(),
-        timeout_keep_alive=5,
-        limit_concurrency=1000,
-        h11_max_incomplete_event_size=64 * 1024,
+        forwarded_allow_ips=",".join(sorted(proxies)),
+        **uvicorn_options(rules),
     )
 
 

@@ -81,7 +81,7 @@ __all__ = [
     "tokenize",
 ]
 
-#: Deepest parenthesis nesting accepted (BCDice has no limit; 1000 characters allow 500).
+#: Deepest parenthesis nesting accepted (BCDice has no limit; 10240 characters allow 5000).
 MAX_NESTING = 100
 
 Token = tuple[str, Any]

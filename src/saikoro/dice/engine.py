@@ -17,6 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Protocol, cast
 
 from saikoro.dice.arith import preprocess
+from saikoro.dice.limits import NumberTooLongError, check_output, is_int_digits_error
 from saikoro.dice.normalize import normalize
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
@@ -35,6 +36,7 @@ COMMON_COMMANDS: tuple[str, ...] = (
     "repeat",
     "reroll_dice",
     "upper_dice",
+    "version",
 )
 
 
@@ -124,14 +126,21 @@ def evaluate(command: str, system: DiceSystem, randomizer: Randomizer) -> RollRe
     """Evaluate one chat line; None when it is not a command of ``system``.
 
     The result carries every die rolled (``rands``) and a warning for each limit hit.
-    Raises only :class:`saikoro.errors.SaikoroError` subclasses.
+    Raises only :class:`saikoro.errors.SaikoroError` subclasses; a result text longer
+    than :data:`saikoro.dice.limits.MAX_OUTPUT_CHARS` is refused.
     """
     text = normalize(command)
     if not text:
         return None
-    result = evaluate_normalized(text, system, randomizer)
+    try:
+        result = evaluate_normalized(text, system, randomizer)
+    except ValueError as error:  # an integer of more digits than Python converts
+        if not is_int_digits_error(error):
+            raise
+        raise NumberTooLongError() from None
     if result is None:
         return None
+    check_output(len(result.text))
     result.rands = list(randomizer.rands)
     if randomizer.limits_hit:
         result.warnings = [*result.warnings, *randomizer.warnings]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
-MAX_INPUT_LENGTH = 1000
+#: The longest command: BCDice has no limit and BCDice-API's server (Puma) takes a query
+#: string of up to 10 KiB, so a command BCDice-API answers is never refused for its length.
+MAX_INPUT_LENGTH = 10240
 
 # Full-width ASCII (U+FF01–U+FF5E) → ASCII, the ideographic space → space, and the
 # look-alike signs Japanese IMEs produce for operators.
@@ -48,7 +50,7 @@ def to_half_width(text: str) -> str:
 
 
 def normalize(command: str) -> str:
-    """Half-width, stripped text; raises :class:`InputTooLongError` past 1000 characters."""
+    """Half-width, stripped text; raises :class:`InputTooLongError` past :data:`MAX_INPUT_LENGTH`."""
     if len(command) > MAX_INPUT_LENGTH:
         raise InputTooLongError(len(command))
     return to_half_width(command).strip()

@@ -5,7 +5,10 @@ random (default, seeded from the OS), scripted (a fixed list, for tests and repl
 and manual (physical dice typed in at the table). A :class:`Randomizer` wraps a
 source for one command: it records each die (for the result's ``rands``) and
 applies BCDice's limits — 200 dice in one roll, 10000 sides, 10000 random numbers
-in one command — so that no input can hang the process.
+in one command — so that no input can hang the process. Unlike BCDice, every die a
+command asks for counts against the 10000, also one that shows 0 without being rolled
+(a d0, a die of more than 10000 sides, a roll of more than 200 dice): in BCDice
+``x100 10000U0[2]`` asks for a million dice and prints two megabytes of zeros.
 """
 
 from __future__ import annotations
@@ -237,8 +240,9 @@ class Randomizer:
 
     Limits follow BCDice: a roll of more than 200 dice (or of none) gives no dice,
     a die with more than 10000 sides (or fewer than 1) shows 0 without being rolled,
-    and more than 10000 random numbers raise :class:`TooManyRandsError`. Every limit
-    hit is remembered in :attr:`limits_hit` so front ends can warn the user.
+    and more than 10000 dice raise :class:`TooManyRandsError` — counting every die
+    asked for, also the ones not rolled (saikoro's cost model). Every limit hit is
+    remembered in :attr:`limits_hit` so front ends can warn the user.
     """
 
     def __init__(self, source: DiceSource | None = None) -> None:
@@ -258,10 +262,25 @@ class Randomizer:
     def warnings(self) -> list[Message]:
         return [LIMIT_MESSAGES[name] for name in self.limits_hit]
 
-    def _rand(self, sides: int) -> int:
-        if self._count >= UPPER_LIMIT_RANDS:
+    @property
+    def dice_counted(self) -> int:
+        """The dice this command has asked for so far (rolled or not)."""
+        return self._count
+
+    def check_room(self, dice: int) -> None:
+        """Raise :class:`TooManyRandsError` unless ``dice`` more dice fit in the command."""
+        if self._count + dice > UPPER_LIMIT_RANDS:
             self._hit("rands")
             raise TooManyRandsError()
+
+    def _charge(self, dice: int) -> None:
+        """Count ``dice`` dice that show 0 without being rolled."""
+        self.check_room(dice)
+        self._count += dice
+
+    def _rand(self, sides: int) -> int:
+        if self._count >= UPPER_LIMIT_RANDS:  # check_room(1), inline: once per die
+            self.check_room(1)
         value = self.source.roll(sides)
         self._count += 1
         return value
@@ -283,6 +302,7 @@ class Randomizer:
     def roll_once(self, sides: int) -> int:
         """One die, 1..sides (0 without rolling when sides is out of range)."""
         if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
+            self._charge(1)
             self._hit("sides")
             return 0
         value = self._rand(sides)
@@ -292,14 +312,15 @@ class Randomizer:
 
     def roll_barabara(self, times: int, sides: int) -> list[int]:
         """``times`` dice of ``sides`` faces, each kept apart (no dice when times is out of range)."""
-        if self._count + times > UPPER_LIMIT_RANDS:
-            self._hit("rands")
-            raise TooManyRandsError()
+        if self._count + times > UPPER_LIMIT_RANDS:  # check_room, inline: the hot path
+            self.check_room(times)
         if times <= 0 or times > UPPER_LIMIT_DICE_TIMES:
             if times > UPPER_LIMIT_DICE_TIMES:
+                self._charge(times)
                 self._hit("times")
             return []
         if sides <= 0 or sides > UPPER_LIMIT_DICE_SIDES:
+            self._charge(times)
             self._hit("sides")
             return [0] * times
         roll_many = self._roll_many

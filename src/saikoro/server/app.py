@@ -1,61 +1,79 @@
 """The ASGI application: BCDice-API v2 routes, BCDice-API's error bodies, bounds.
 
-``create_app()`` builds a fresh FastAPI app. Every error a client can cause is a JSON
-body ``{"ok": false, "reason": …}`` (plus a bilingual ``message`` where saikoro has
-one) with BCDice-API's status codes: 400 for an unknown game system, an unknown or
-empty command or other bad input, 404 ``not found`` for unknown routes (and, as
-BCDice-API's Sinatra router, for a known path with the wrong method), 413 for a
-body over the size bound, 503 when a command runs past the time bound.
+``create_app()`` builds a fresh FastAPI app. Every answer is JSON with
+``Access-Control-Allow-Origin: *`` and BCDice-API's status codes and bodies (see
+:mod:`saikoro.server.bodies`): 400 for an unknown game system or command, 404
+``not found`` for unknown routes (also with a trailing slash or the wrong method, as
+BCDice-API's Sinatra router), 500 ``{"ok": false}`` where BCDice fails; saikoro's own
+bounds add 413 (body too large), 429 (too many requests from one address) and 503
+(a command past the deadline, or no worker free in time).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.server.bodies import error_answer, error_status_and_body, wants_extras
 from saikoro.server.fastpath import FastRollMiddleware
-from saikoro.server.middleware import BodyLimitMiddleware, OpenCorsMiddleware, error_json
-from saikoro.server.routes_v2 import error_status_and_body, router
+from saikoro.server.middleware import (
+    BodyLimitMiddleware,
+    HeadAsGetMiddleware,
+    OpenCorsMiddleware,
+)
+from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
+from saikoro.server.routes_v2 import router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
+#: What ``GET /`` answers until a web page owns ``/`` (health checks want a 200, as BCDice-API).
+ROOT_TEXT = "Hello. This is BCDice-API (saikoro)."
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
 saikoro's engine: BCDice's generic commands plus the game systems listed by
-`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client (Udonarium, CCFOLIA-style
-tools, Discord bots) at this server's base URL.
+`GET /v2/game_system` (帽子世界TRPG, 運命判定d100, …). Point any BCDice-API client
+(Udonarium, CCFOLIA-style tools, Discord bots) at this server's base URL. Add `?saikoro=1`
+to a request for saikoro's extras (error messages, a roll's warnings and rule IDs).
 """
 
 
-def _error(status: int, reason: str, message: str | None = None) -> JSONResponse:
-    return JSONResponse(error_json(reason, message), status_code=status)
+def _answer(request: Request, reason: str, message: Message | None = None) -> JSONResponse:
+    status, body = error_answer(reason, message, wants_extras(dict(request.query_params)))
+    return JSONResponse(body, status_code=status)
 
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SaikoroError)
-    status, body = error_status_and_body(error)
+    status, body = error_status_and_body(error, wants_extras(dict(request.query_params)))
     return JSONResponse(body, status_code=status)
 
 
 async def _http_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, StarletteHTTPException)
     if error.status_code in (404, 405):
-        return _error(404, "not found")
+        return _answer(request, "not found")
+    detail = Message(str(error.detail), str(error.detail))
     if error.status_code == 413:  # a chunked body that streamed past the bound
-        return _error(413, "request too large", str(error.detail))
-    return _error(error.status_code, "bad request", str(error.detail))
+        return _answer(request, "request too large", detail)
+    return _answer(request, "bad request", detail)
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
-    return _error(400, "bad request", "リクエストの形式が正しくありません / malformed request")
+    return _answer(
+        request,
+        "bad request",
+        Message("リクエストの形式が正しくありません", "malformed request"),
+    )
 
 
 def create_app(
@@ -64,17 +82,37 @@ def create_app(
     source_factory: Callable[[], DiceSource] | None = None,
     max_body_bytes: int = MAX_BODY_BYTES,
     roll_timeout: float = ROLL_TIMEOUT_SECONDS,
+    pool: PoolLimits | None = None,
 ) -> FastAPI:
     """Build the server.
 
     ``db_url`` is kept in ``app.state.db_url`` for the table API (rooms); the BCDice-API
-    routes do not use it. ``source_factory`` gives each request its dice source (tests
-    pass scripted dice; default: the OS random source).
+    routes do not use it. ``pool`` runs dice work in worker processes (what ``saikoro
+    serve`` does; its ``deadline`` is the hard time bound); without it, work runs in
+    this process with ``roll_timeout`` checked between dice (tests and tools).
+    ``source_factory`` gives each job its dice source (tests pass scripted dice; with a
+    pool it must be picklable; default: the OS random source).
     """
+    roller = (
+        RollPool(pool, source_factory)
+        if pool is not None
+        else InlineRoller(source_factory, roll_timeout)
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await roller.start()
+        try:
+            yield
+        finally:
+            await roller.close()
+
     app = FastAPI(
         title="saikoro BCDice-API",
         version=__version__,
         description=DESCRIPTION,
+        redirect_slashes=False,  # BCDice-API answers 404 for a trailing slash, not a redirect
+        lifespan=lifespan,
         exception_handlers={
             SaikoroError: _saikoro_error,
             StarletteHTTPException: _http_error,
@@ -82,12 +120,17 @@ def create_app(
         },
     )
     app.state.db_url = db_url
-    app.state.source_factory = source_factory
-    app.state.roll_timeout = roll_timeout
+    app.state.roller = roller
     app.state.game_system_list = None  # built on first use (imports every system)
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> PlainTextResponse:
+        return PlainTextResponse(ROOT_TEXT)
+
     app.include_router(router)
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
+    app.add_middleware(HeadAsGetMiddleware)
     app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
     app.add_middleware(OpenCorsMiddleware)
     return app

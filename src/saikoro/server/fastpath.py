@@ -3,28 +3,21 @@
 ``GET /v2/game_system/{id}/roll?command=…`` is what every chat line of every client
 costs. FastAPI's routing and parameter solving take several times the dice engine's
 time, so this pure ASGI middleware answers that one route itself, with the same
-logic (:func:`saikoro.server.routes_v2.roll_body`), the same errors and the same JSON
+logic (the app's roller and :func:`saikoro.server.bodies.answer`), the same errors and the same JSON
 encoding as the FastAPI route, which stays for the OpenAPI document and for POST.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl
 
-from saikoro.errors import SaikoroError
-from saikoro.server.middleware import ASGIApp, Receive, Scope, Send, send_json
+from saikoro.server.bodies import wants_extras
+from saikoro.server.jobs import RollJob
+from saikoro.server.middleware import ASGIApp, Receive, Scope, Send, client_key, send_json
 
 ROLL_PATH = re.compile(r"/v2/game_system/([^/]+)/roll")
-
-
-def encode(body: dict[str, Any]) -> bytes:
-    """Starlette's JSONResponse encoding."""
-    return json.dumps(
-        body, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
 
 
 class FastRollMiddleware:
@@ -41,12 +34,8 @@ class FastRollMiddleware:
         await self.app(scope, receive, send)
 
     async def _roll(self, system_id: str, scope: Scope, send: Send) -> None:
-        from saikoro.server.routes_v2 import error_status_and_body, roll_body
-
         # As Starlette's QueryParams: latin-1 query, last value wins.
         query = dict(parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True))
-        try:
-            status, body = 200, roll_body(self.state, system_id, query.get("command"))
-        except SaikoroError as error:
-            status, body = error_status_and_body(error)
-        await send_json(send, status, encode(body))
+        job = RollJob("roll", system_id, query.get("command"), wants_extras(query))
+        status, body = await self.state.roller.run(client_key(scope), job)
+        await send_json(send, status, body)

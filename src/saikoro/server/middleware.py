@@ -2,24 +2,27 @@
 
 BCDice-API sets ``Access-Control-Allow-Origin: *`` on every response, errors included;
 so does :class:`OpenCorsMiddleware`, also on the JSON 500 it sends when something
-inside crashed (never a bare traceback). :class:`BodyLimitMiddleware` refuses bodies
+inside crashed (never a bare traceback; BCDice-API's ``{"ok": false}``). :class:`BodyLimitMiddleware` refuses bodies
 larger than the bound (413) — from ``Content-Length`` up front, and while streaming
 for chunked bodies.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import parse_qsl
 
 from starlette.exceptions import HTTPException
 
+from saikoro.i18n import Message
+from saikoro.server.bodies import encode, error_answer, wants_extras
+
 Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+Event = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Event]]
+Send = Callable[[Event], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 log = logging.getLogger("saikoro.server")
@@ -32,16 +35,21 @@ PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 
 
-def error_json(reason: str, message: str | None = None) -> dict[str, Any]:
-    """BCDice-API's error body: ``ok: false``, the reason, and a message when there is one."""
-    body: dict[str, Any] = {"ok": False, "reason": reason}
-    if message:
-        body["message"] = message
-    return body
+def client_key(scope: Scope) -> str:
+    """Whom a request is from, for per-client limits: the client's address."""
+    client = scope.get("client")
+    return str(client[0]) if client else "-"
 
 
-def error_body(reason: str, message: str | None = None) -> bytes:
-    return json.dumps(error_json(reason, message), ensure_ascii=False).encode("utf-8")
+def scope_wants_extras(scope: Scope) -> bool:
+    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+    return wants_extras(query)
+
+
+def error_body(scope: Scope, reason: str, message: Message | None = None) -> tuple[int, bytes]:
+    """BCDice-API's status and body for an error found outside the app's routes."""
+    status, body = error_answer(reason, message, scope_wants_extras(scope))
+    return status, encode(body)
 
 
 async def send_json(
@@ -80,7 +88,7 @@ class OpenCorsMiddleware:
 
         started = False
 
-        async def send_with_cors(message: Message) -> None:
+        async def send_with_cors(message: Event) -> None:
             nonlocal started
             if message["type"] == "http.response.start":
                 started = True
@@ -94,7 +102,10 @@ class OpenCorsMiddleware:
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await send_json(send, 500, error_body("internal error"), CORS_HEADERS)
+                await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            return
+        if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
+            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
 
 
 class RequestTooLarge(HTTPException):
@@ -105,9 +116,13 @@ class RequestTooLarge(HTTPException):
 
 
 def too_large_message(max_bytes: int) -> str:
-    return (
-        f"リクエストが大きすぎます ({max_bytes} バイトまで)"
-        f" / request body is too large (at most {max_bytes} bytes)"
+    return too_large(max_bytes).both()
+
+
+def too_large(max_bytes: int) -> Message:
+    return Message(
+        f"リクエストが大きすぎます ({max_bytes} バイトまで)",
+        f"request body is too large (at most {max_bytes} bytes)",
     )
 
 
@@ -122,7 +137,7 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        message = error_body("request too large", too_large_message(self.max_bytes))
+        refusal = error_body(scope, "request too large", too_large(self.max_bytes))
         for name, value in scope.get("headers") or []:
             if name.lower() == b"content-length":
                 try:
@@ -130,13 +145,13 @@ class BodyLimitMiddleware:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await send_json(send, 413, message)
+                    await send_json(send, *refusal)
                     return
 
         seen = 0
         started = False
 
-        async def limited_receive() -> Message:
+        async def limited_receive() -> Event:
             nonlocal seen
             event = await receive()
             if event["type"] == "http.request":
@@ -145,7 +160,7 @@ class BodyLimitMiddleware:
                     raise RequestTooLarge(self.max_bytes)
             return event
 
-        async def tracking_send(event: Message) -> None:
+        async def tracking_send(event: Event) -> None:
             nonlocal started
             if event["type"] == "http.response.start":
                 started = True
@@ -155,4 +170,25 @@ class BodyLimitMiddleware:
             await self.app(scope, limited_receive, tracking_send)
         except RequestTooLarge:
             if not started:
-                await send_json(send, 413, message)
+                await send_json(send, *refusal)
+
+
+class HeadAsGetMiddleware:
+    """Answers ``HEAD`` as ``GET`` without the body, for every route (as Sinatra does)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(event: Event) -> None:
+            if event["type"] == "http.response.body":
+                if not event.get("more_body", False):
+                    await send({"type": "http.response.body", "body": b""})
+                return
+            await send(event)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)

@@ -26,6 +26,8 @@ _DICE_TYPE = re.compile(r"([0-9]+)D([0-9]+)", re.ASCII)
 _ROW = re.compile(r"([0-9]+):", re.ASCII)
 _LINE_BREAK = re.compile(r"\r\n|[\n\r\v\f\x85\u2028\u2029]")
 _D66_SORTS = {"D66": None, "D66N": None, "D66A": "asc", "D66S": "asc", "D66D": "desc"}
+#: Results above this are never valid (times × sides ≤ 100 000), so longer numbers are not read.
+_MAX_DIGITS = 6
 
 
 class InvalidTableError(SaikoroError):
@@ -42,6 +44,8 @@ class OriginalTable:
         """Every result the dice can give, sorted; None for an unknown dice line."""
         match = _DICE_TYPE.fullmatch(self.dice)
         if match:
+            if len(match[1].lstrip("0")) > _MAX_DIGITS or len(match[2].lstrip("0")) > _MAX_DIGITS:
+                return None  # e.g. a dice line of 5000 digits: not a table BCDice can roll
             times, sides = int(match[1]), int(match[2])
             if times < 1 or sides < 1 or times * sides > 100_000:
                 return None
@@ -62,7 +66,10 @@ class OriginalTable:
         expected = self.expected_results()
         if expected is None:
             return False
-        numbers = sorted({int(_ROW.match(row)[1]) for row in self.rows})  # type: ignore[index]
+        labels = [_ROW.match(row)[1].lstrip("0") for row in self.rows]  # type: ignore[index]
+        if any(len(label) > _MAX_DIGITS for label in labels):
+            return False
+        numbers = sorted({int(label or "0") for label in labels})
         return numbers == expected
 
     def row_text(self, result: int) -> str | None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 class VersionBody(BaseModel):
     api: str = Field(description="BCDice-API version this server is compatible with")
     bcdice: str = Field(description="BCDice version whose behaviour saikoro follows")
-    saikoro: str = Field(description="saikoro's own version")
+    saikoro: str | None = Field(default=None, description="saikoro's own version (?saikoro=1)")
 
 
 class AdminBody(BaseModel):
@@ -59,6 +59,12 @@ class RollBody(BaseModel):
     critical: bool
     fumble: bool
     rands: list[RandBody]
+    warnings: list[str] | None = Field(
+        default=None, description="BCDice limits hit (?saikoro=1 only)"
+    )
+    rules: list[str] | None = Field(
+        default=None, description="RULES.md rule IDs applied (?saikoro=1 only)"
+    )
 
 
 class OriginalTableBody(BaseModel):
@@ -69,10 +75,12 @@ class OriginalTableBody(BaseModel):
 
 class ErrorBody(BaseModel):
     ok: Literal[False]
-    reason: str = Field(
+    reason: str | None = Field(
+        default=None,
         description="'unsupported game system', 'unsupported command', 'not found', "
-        "'invalid table', 'input too long', 'too many dice', 'request too large', 'timeout', …"
+        "'request too large', 'too many requests', 'timeout', 'busy', …; absent in BCDice-API's "
+        '500 {"ok": false}',
     )
     message: str | None = Field(
-        default=None, description="Human-readable explanation (Japanese / English)"
+        default=None, description="Human-readable explanation (Japanese / English; ?saikoro=1)"
     )

@@ -3,7 +3,8 @@
 At most :data:`REPEAT_LIMIT` times; a repeat inside a repeat is refused (it would
 multiply the work). Each repetition goes through the whole pipeline again
 (``engine.evaluate_normalized``) with the same randomizer, so BCDice's limit on
-dice per command holds for the whole line.
+dice per command holds for the whole line, and the text is bounded as it grows
+(:data:`saikoro.dice.limits.MAX_OUTPUT_CHARS`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from saikoro.dice import engine
+from saikoro.dice.limits import check_output
 from saikoro.dice.result import RollResult
+from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
 if TYPE_CHECKING:
@@ -23,6 +26,9 @@ if TYPE_CHECKING:
 PREFIX_PATTERN = r"(repeat|rep|x)\d+"
 
 REPEAT_LIMIT = 100
+#: The text one line may evaluate: repetitions × the repeated command's length (saikoro's
+#: cost model; x100 of a 1000-character command fits, x100 of a 10000-character one does not).
+REPEAT_TEXT_BUDGET = 100_000
 
 _COMMAND = re.compile(r"(S)?(repeat|rep|x)([0-9]+)[ \t\n\v\f\r]+", re.IGNORECASE)
 # BCDice only refuses a lower-case nested repeat; saikoro refuses every spelling, with or
@@ -44,6 +50,20 @@ TIMES_WARNING = Message(
     f"繰り返しは 1〜{REPEAT_LIMIT} 回までです",
     f"a command can be repeated 1 to {REPEAT_LIMIT} times",
 )
+
+
+class RepeatTooLongError(SaikoroError):
+    reason = "repeat too long"
+
+    def __init__(self, times: int, length: int) -> None:
+        super().__init__(
+            Message(
+                f"繰り返すコマンドが長すぎます ({times} 回 × {length} 文字;"
+                f" 合計 {REPEAT_TEXT_BUDGET} 文字まで)",
+                f"the repeated command is too long ({times} times {length} characters;"
+                f" at most {REPEAT_TEXT_BUDGET} in all)",
+            )
+        )
 
 
 class RepeatCommand(NamedTuple):
@@ -80,8 +100,17 @@ def evaluate(text: str, system: DiceSystem, randomizer: Randomizer) -> RollResul
             text=TIMES_TEXT, text_en=TIMES_TEXT_EN, secret=secret, warnings=[TIMES_WARNING]
         )
 
+    if times * len(trailer) > REPEAT_TEXT_BUDGET:
+        raise RepeatTooLongError(times, len(trailer))
+
     evaluate_once = engine.evaluate_normalized
-    results = [evaluate_once(trailer, system, randomizer) for _ in range(times)]
+    results: list[RollResult | None] = []
+    printed = 0
+    for _ in range(times):
+        result = evaluate_once(trailer, system, randomizer)
+        results.append(result)
+        printed += len(result.text) if result is not None else 0
+        check_output(printed)  # stop as soon as the line's text is too long
     answered = [r for r in results if r is not None]
     if not answered:
         return RollResult(

@@ -10,9 +10,9 @@ With a comparison the command counts the dice whose sum (+ modifier) meets it
 (``成功数2``); without one it prints the largest and the total (``23/41(最大/合計)``,
 the modifier counted once in the total). A threshold of 1 or less (or none) gives
 BCDice's message. Every rolled die counts toward the randomizer's 10000-number
-limit, which bounds the rerolling; more than 10000 dice in one command raise
-:class:`~saikoro.dice.randomizer.TooManyRandsError` even when they would all show 0
-(a d0 or a die of more than 10000 sides), and a negative count raises
+limit, which bounds the rerolling; more than 10000 dice in one command (all its
+repetitions together) raise :class:`~saikoro.dice.randomizer.TooManyRandsError` up front,
+even when they would all show 0 (a d0 or a die of more than 10000 sides), and a negative count raises
 :class:`NegativeDiceCountError` (BCDice fails with an internal error there).
 """
 
@@ -33,7 +33,7 @@ from saikoro.dice.commands.barabara_dice import (
     parse_target,
     setting,
 )
-from saikoro.dice.randomizer import UPPER_LIMIT_RANDS, Randomizer, TooManyRandsError
+from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import RollResult
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
@@ -209,8 +209,7 @@ def roll(command: UpperCommand, system: Any, randomizer: Randomizer) -> RollResu
     for times, _ in dice:
         if times < 0:
             raise NegativeDiceCountError(times)
-    if sum(times for times, _ in dice) > UPPER_LIMIT_RANDS:
-        raise TooManyRandsError()
+    randomizer.check_room(sum(times for times, _ in dice))  # with the line's earlier dice
 
     sort = setting(system, "sort_barabara_dice", False)
     rolled: list[UpperDie] = []

@@ -1,0 +1,188 @@
+"""Connection hygiene for ``saikoro serve``: timeouts, per-address caps, JSON refusals.
+
+uvicorn (the server saikoro runs on; see docs/server.md for the measurements behind the
+choice) closes idle keep-alive connections but waits forever for a request that is
+never finished, and answers its own errors in plain text without CORS.
+:func:`guarded_protocol` makes a subclass of uvicorn's HTTP/1.1 protocol that
+
+- closes a connection whose request line and headers have not all arrived
+  ``header_timeout`` seconds after it opened (or after the previous response), and one
+  whose body has not all arrived ``body_timeout`` seconds after its headers — with a
+  JSON ``408 request timeout`` when part of a request was sent;
+- refuses a connection past ``per_address`` open ones from the same client address, or
+  past ``max_connections`` in all, with a JSON ``503 too many connections``
+  (addresses of trusted reverse proxies are not capped: the proxy limits its clients);
+- answers a malformed request with a JSON ``400 bad request``.
+
+Every such answer carries ``Access-Control-Allow-Origin: *``. A connection upgraded to a
+WebSocket leaves these rules (WebSockets have their own ping and idle handling) and no
+longer counts against its address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from saikoro.server.bodies import encode, error_answer
+
+_PHRASES = {400: "Bad Request", 408: "Request Timeout", 503: "Service Unavailable"}
+
+
+@dataclass(frozen=True)
+class ConnectionRules:
+    """The bounds of :func:`guarded_protocol` (``saikoro serve`` options)."""
+
+    header_timeout: float = 10.0  # seconds for a request's line and headers
+    body_timeout: float = 30.0  # seconds for its body, after the headers
+    keep_alive: float = 5.0  # seconds an idle keep-alive connection stays open
+    per_address: int = 64  # open connections from one address (0: no cap)
+    max_connections: int = 4096  # open connections in all
+    trusted: frozenset[str] = frozenset()  # reverse proxies' addresses: not capped
+
+
+def raw_json_answer(status: int, reason: str) -> bytes:
+    """A whole HTTP/1.1 answer with BCDice-API's error body, CORS, and ``connection: close``."""
+    _, body = error_answer(reason, None, extras=False)
+    data = encode(body)
+    head = (
+        f"HTTP/1.1 {status} {_PHRASES[status]}\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(data)}\r\n"
+        "access-control-allow-origin: *\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode("ascii") + data
+
+
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with the rules of :class:`ConnectionRules` (see the module)."""
+
+    rules: ClassVar[ConnectionRules] = ConnectionRules()
+    open_by_address: ClassVar[Counter[str]] = Counter()  # per class: see guarded_protocol
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._timer: asyncio.TimerHandle | None = None
+        self._phase: str | None = None
+        self._received = False  # bytes of the current request have arrived
+        self._address: str | None = None
+        self._upgraded = False  # handed over to a WebSocket protocol
+        address = self.client[0] if self.client else "-"
+        rules = self.rules
+        capped = rules.per_address > 0 and address not in rules.trusted
+        if len(self.connections) > rules.max_connections or (
+            capped and self.open_by_address[address] >= rules.per_address
+        ):
+            self._close_with(503, "too many connections")
+            return
+        self._address = address
+        self.open_by_address[address] += 1
+        self._arm("headers", rules.header_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._release()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if data and self._phase == "headers":
+            self._received = True
+        super().data_received(data)
+        self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._phase = None
+        self._received = False
+        self._watch()
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        self._upgraded = True
+        self._disarm()
+        self._release()
+        super().handle_websocket_upgrade(event)
+
+    def send_400_response(self, msg: str) -> None:
+        self._close_with(400, "bad request")
+
+    # -- the rules --------------------------------------------------------------
+    def _watch(self) -> None:
+        """Arm the timer the request's progress calls for."""
+        if self._upgraded or self.transport is None or self.transport.is_closing():
+            return
+        state = self.conn.their_state
+        if state is h11.IDLE:
+            if self._phase != "headers":
+                self._arm("headers", self.rules.header_timeout)
+        elif state is h11.SEND_BODY:
+            if self._phase != "body":
+                self._arm("body", self.rules.body_timeout)
+        else:  # the request is in: the app (and the roll pool's deadline) take over
+            self._disarm()
+
+    def _arm(self, phase: str, seconds: float) -> None:
+        self._disarm()
+        self._phase = phase
+        self._timer = self.loop.call_later(seconds, self._timed_out)
+
+    def _disarm(self) -> None:
+        timer = getattr(self, "_timer", None)
+        if timer is not None:
+            timer.cancel()
+        self._timer = None
+        self._phase = None
+
+    def _timed_out(self) -> None:
+        self._timer = None
+        if self._upgraded or self.transport.is_closing():
+            return
+        cycle = self.cycle
+        answering = (  # a response has begun (the app did not wait for the body): just close
+            self._phase == "body"
+            and cycle is not None
+            and cycle.response_started
+            and not cycle.response_complete
+        )
+        if answering or (self._phase == "headers" and not self._received):
+            self.transport.close()  # an idle connection: nothing to answer
+        else:
+            self._close_with(408, "request timeout")
+
+    def _close_with(self, status: int, reason: str) -> None:
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.write(raw_json_answer(status, reason))
+            self.transport.close()
+
+    def _release(self) -> None:
+        address = getattr(self, "_address", None)
+        if address is not None:
+            self.open_by_address[address] -= 1
+            if self.open_by_address[address] <= 0:
+                del self.open_by_address[address]
+            self._address = None
+
+
+def guarded_protocol(rules: ConnectionRules) -> type[GuardedH11Protocol]:
+    """A protocol class for uvicorn's ``http=`` option, with its own connection counts."""
+    return type(
+        "SaikoroH11Protocol",
+        (GuardedH11Protocol,),
+        {"rules": rules, "open_by_address": Counter()},
+    )
+
+
+def uvicorn_options(rules: ConnectionRules) -> dict[str, Any]:
+    """The options of ``uvicorn.run`` that go with :func:`guarded_protocol`."""
+    return {
+        "http": guarded_protocol(rules),
+        "timeout_keep_alive": rules.keep_alive,
+        "limit_concurrency": None,  # uvicorn's own cap answers plain text: ours is per address
+        "h11_max_incomplete_event_size": 64 * 1024,  # request line + headers (a 10 KiB query fits)
+    }

@@ -1,0 +1,50 @@
+"""The roll worker process: runs jobs sent over a pipe, answers ``(status, JSON bytes)``.
+
+Importing this module loads the dice engine and every game system, so that the
+fork server (which imports it once) hands each new worker a warm interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from multiprocessing.connection import Connection
+
+from saikoro.dice import engine, randomizer
+from saikoro.server.bodies import answer, encode
+from saikoro.systems import systems
+
+#: The first message of a worker: it is ready for jobs (its deadline clock may start).
+READY = "ready"
+
+engine.common_command_modules()
+for _system in systems.sorted_by_sort_key():
+    _ = _system.command_pattern
+
+
+def serve_jobs(conn: Connection, niceness: int = 0) -> None:
+    """Answer jobs until the pipe closes (the pool kills a worker whose job runs too long).
+
+    Each reply is ``(status, JSON body, CPU seconds the job took, failure or None)``.
+    ``niceness`` lowers the worker's CPU priority (the pool's workers for expensive
+    clients yield the CPU to the event loop and to the workers of cheap ones).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
+    # A forked worker must not share its parent's dice: a fresh seed from the OS.
+    randomizer._PROCESS_RNG.seed(int.from_bytes(os.urandom(32), "big"))
+    conn.send(READY)
+    while True:
+        try:
+            job, source = conn.recv()
+        except (EOFError, OSError):
+            return
+        started = time.process_time()
+        failure = None
+        try:
+            status, body = answer(job, source)
+        except Exception as error:  # a bug: BCDice-API's generic 500, logged by the pool
+            status, body, failure = 500, encode({"ok": False}), repr(error)
+        conn.send((status, body, time.process_time() - started, failure))

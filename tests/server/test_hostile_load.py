@@ -1,0 +1,39 @@
+"""A bounded hostile load in CI: attackers send the most expensive legal command, 2D6 stays fast.
+
+The same harness as ``benchmarks/bench_hostile.py`` (loopback, a real ``saikoro serve``),
+shorter and with a looser bound than the benchmark's target (10 attackers, 200 idle
+connections, p99 < 100 ms): here 10 attackers and 100 idle connections for 8 s, and the
+probe's ``2D6`` p99 must stay under :data:`P99_BOUND_MS` with no errors. Before the roll
+pool, 10 such attackers made other clients' ``2D6`` time out at 15 s.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+#: The CI bound on the probe's p99 (docs/server.md); the benchmark's target is 100 ms.
+P99_BOUND_MS = 300.0
+
+
+def bench_hostile() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_hostile.py"
+    spec = importlib.util.spec_from_file_location("bench_hostile", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_2d6_stays_fast_while_others_send_the_most_expensive_command() -> None:
+    bench = bench_hostile()
+    figures = bench.run(hostile=10, idle=100, seconds=8.0)
+    summary = f"{figures}"
+    assert figures.probe_errors == 0, summary
+    assert figures.probes >= 100, summary
+    assert figures.probe_p99_ms < P99_BOUND_MS, summary
+    assert sum(figures.hostile_answers.values()) > 0, summary  # the attackers were answered
+    assert not any(key.isalpha() for key in figures.hostile_answers), summary  # no drops
