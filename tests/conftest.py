@@ -1,7 +1,9 @@
 """Shared test fixtures.
 
 Rule tests name their RULES.md IDs with ``@pytest.mark.rule("LW-COMBAT-05")`` (or in the
-docstring); ``saikoro rules coverage`` lists them.
+docstring); ``saikoro rules coverage`` lists them. ``via="table"`` / ``via="cli"`` on the marker
+says the test proves the rule through typed table lines / a CLI command; the hook below fails a
+``via`` test that never reaches them (docs/architecture.md, "rules coverage").
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ import glob
 import os
 import subprocess
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -88,3 +91,61 @@ def postgres_url() -> Iterator[str]:
         pytest.fail(f"could not start PostgreSQL: {started.stderr}")
     yield started.stdout.strip().rpartition("=")[2]
     subprocess.run(["bash", str(script), "stop"], env=env, timeout=60, check=False)
+
+
+# -- via="table" / via="cli": the test must really drive the table or the CLI -------------
+
+
+def _vias(item: pytest.Item) -> set[str]:
+    return {str(m.kwargs["via"]) for m in item.iter_markers("rule") if "via" in m.kwargs}
+
+
+def _recording(monkeypatch: pytest.MonkeyPatch, reached: set[str]) -> None:
+    """Wrap the table's and the CLI's entry points so that using them is recorded."""
+    from typer.testing import CliRunner
+
+    from saikoro.cli import roll as roll_cli
+    from saikoro.table.session import TableSession
+
+    def wrap(owner: Any, name: str, level: str) -> None:
+        original = getattr(owner, name)
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            reached.add(level)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(owner, name, recorded)
+
+    wrap(TableSession, "run", "table")
+    wrap(CliRunner, "invoke", "cli")
+    wrap(roll_cli, "run", "cli")
+    popen_init = subprocess.Popen.__init__
+
+    def popen(self: Any, args: Any, *rest: Any, **kwargs: Any) -> None:
+        if "saikoro" in " ".join(map(str, args if isinstance(args, list) else [args])):
+            reached.add("cli")
+        popen_init(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", popen)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, Any, Any]:
+    vias = _vias(item)
+    if not vias:
+        return (yield)
+    unknown = vias - {"table", "cli"}
+    if unknown:
+        pytest.fail(f"@pytest.mark.rule(via=...) must be 'table' or 'cli', not {unknown}")
+    reached: set[str] = set()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _recording(monkeypatch, reached)
+        result = yield  # a failing test raises here
+    if not vias & reached:
+        # a play run is a CLI run too: via="table" needs TableSession.run, via="cli" the CLI
+        pytest.fail(
+            f"marked via={'/'.join(sorted(vias))} but never ran "
+            + ("a table line (TableSession.run)" if "table" in vias else "the CLI"),
+            pytrace=False,
+        )
+    return result

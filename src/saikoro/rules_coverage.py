@@ -13,6 +13,16 @@ Three inputs, all read statically (no test is run):
   proves with ``@pytest.mark.rule("UM-MAGIC-02", …)`` (also on its class, in a module-level
   ``pytestmark``, or in ``pytest.param(..., marks=…)``) or in its docstring.
 
+Rules RULES.md lacks are defined in the references too: a bullet like RULES.md's
+(``- **LW-TABLE-01** …``) in ``docs/rules/<SystemID>.md`` is a rule of that system.
+
+Each test proves its rules at a *level*: ``@pytest.mark.rule("ID", via="table")`` drives typed
+table lines (``saikoro play``, ``TableSession.run``), ``via="cli"`` a CLI command (``saikoro
+roll``); without ``via`` (or named only in a docstring) the test calls Python functions. A rule
+is *reached* when a table or CLI test names it; ``--strict`` wants every implementable rule
+reached. ``tests/conftest.py`` checks at run time that a ``via`` test really drives the table
+or the CLI.
+
 Parsing the tests uses :mod:`ast`; nothing is imported or executed.
 """
 
@@ -42,6 +52,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 STATUS_IMPLEMENTABLE = "implementable"
 STATUS_GM = "gm-decides"
 
+LEVEL_TABLE = "table"
+LEVEL_CLI = "cli"
+LEVEL_FUNCTION = "function"
+#: The ``via=`` values a rule marker may carry; a rule is reached through the table or the CLI.
+VIA_LEVELS = (LEVEL_TABLE, LEVEL_CLI)
+
 
 class CoverageError(SaikoroError):
     reason = "coverage input missing"
@@ -56,10 +72,15 @@ class SpecRule:
 
 @dataclass(frozen=True)
 class TestRef:
-    """A test that names rule IDs: ``path::[Class::]name`` and how it names them."""
+    """A test that names rule IDs: ``path::[Class::]name``, the IDs, and for each ID the
+    level it proves it at (``table``/``cli``; absent: ``function``)."""
 
     nodeid: str
     ids: frozenset[str]
+    via: tuple[tuple[str, str], ...] = ()
+
+    def level(self, rule_id: str) -> str:
+        return dict(self.via).get(rule_id, LEVEL_FUNCTION)
 
 
 @dataclass
@@ -68,10 +89,24 @@ class RuleCoverage:
     status: str
     tests: list[str] = field(default_factory=list)
     reference_line: str | None = None
+    #: nodeid → level (``table``, ``cli`` or ``function``) of each test in ``tests``.
+    levels: dict[str, str] = field(default_factory=dict)
 
     @property
     def covered(self) -> bool:
+        """Some test names the rule (at any level)."""
         return bool(self.tests)
+
+    @property
+    def reached(self) -> bool:
+        """A table or CLI test names the rule."""
+        return self.level in VIA_LEVELS
+
+    @property
+    def level(self) -> str | None:
+        """The best level a test proves the rule at: table, cli, function, or None."""
+        found = set(self.levels.values())
+        return next((lv for lv in (*VIA_LEVELS, LEVEL_FUNCTION) if lv in found), None)
 
     @property
     def needs_test(self) -> bool:
@@ -84,7 +119,9 @@ class RuleCoverage:
             "title": self.rule.title,
             "status": self.status,
             "covered": self.covered,
+            "level": self.level,
             "tests": self.tests,
+            "levels": self.levels,
         }
 
 
@@ -99,6 +136,11 @@ class CoverageReport:
         return sorted({r.rule.system for r in self.rules})
 
     def uncovered(self) -> list[RuleCoverage]:
+        """Implementable rules no table or CLI test reaches (``--strict`` fails on these)."""
+        return [r for r in self.rules if r.needs_test and not r.reached]
+
+    def untested(self) -> list[RuleCoverage]:
+        """Implementable rules no test names at all."""
         return [r for r in self.rules if r.needs_test and not r.covered]
 
     def summary(self) -> dict[str, dict[str, Any]]:
@@ -110,8 +152,10 @@ class CoverageReport:
                 "rules": len(rows),
                 "implementable": len(needed),
                 "covered": sum(1 for r in needed if r.covered),
+                "reached": sum(1 for r in needed if r.reached),
                 "gm_decides": [r.rule.id for r in rows if r.status == STATUS_GM],
-                "uncovered": [r.rule.id for r in needed if not r.covered],
+                "uncovered": [r.rule.id for r in needed if not r.reached],
+                "function_only": [r.rule.id for r in needed if r.covered and not r.reached],
             }
         return out
 
@@ -129,17 +173,18 @@ class CoverageReport:
 # ---------------------------------------------------------------- the spec
 
 
-def parse_spec(text: str) -> list[SpecRule]:
-    """Every rule bullet of RULES.md, with the system of its ``## System`` section."""
+def parse_spec(text: str, system: str = "") -> list[SpecRule]:
+    """Every rule bullet of RULES.md, with the system of its ``## System`` section (or
+    ``system`` outside one: a rules reference's own system)."""
     rules: list[SpecRule] = []
-    system = ""
+    default = system
     seen: set[str] = set()
     for line in text.splitlines():
         heading = _SYSTEM_HEADING.match(line)
         if heading:
             system = heading.group(1)
             continue
-        if line.startswith("## "):
+        if line.startswith("## ") and not default:
             system = ""
         m = _SPEC_RULE.match(line)
         if m and m.group(1) not in seen:
@@ -210,30 +255,38 @@ def default_references_dir() -> Path:
     return _beside_checkout("docs", "rules")
 
 
-def read_references(
-    directory: str | Path | None = None,
-) -> tuple[dict[str, tuple[str, str]], list[str]]:
+@dataclass
+class References:
+    """What the rules references say: each rule's status, the rules they define, the files."""
+
+    statuses: dict[str, tuple[str, str]] = field(default_factory=dict)
+    rules: list[SpecRule] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+
+
+def read_references(directory: str | Path | None = None) -> References:
+    """``docs/rules/<SystemID>.md``: statuses of rules, and rules RULES.md lacks (bullets)."""
     directory = Path(directory) if directory is not None else default_references_dir()
-    statuses: dict[str, tuple[str, str]] = {}
-    files: list[str] = []
+    found = References()
     if directory.is_dir():
         for path in sorted(directory.glob("*.md")):
             try:
                 text = path.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 continue
-            files.append(str(path))
+            found.files.append(str(path))
             for rule_id, value in parse_reference(text).items():
-                statuses.setdefault(rule_id, value)
-    return statuses, files
+                found.statuses.setdefault(rule_id, value)
+            found.rules.extend(parse_spec(text, system=path.stem))
+    return found
 
 
 # ---------------------------------------------------------------- the tests
 
 
-def _mark_rule_ids(node: ast.AST) -> set[str]:
-    """IDs in every ``….mark.rule("A", "B")`` call inside ``node``."""
-    ids: set[str] = set()
+def _mark_rule_ids(node: ast.AST) -> dict[str, str]:
+    """ID → level of every ``….mark.rule("A", "B", via="table")`` call inside ``node``."""
+    ids: dict[str, str] = {}
     for sub in ast.walk(node):
         if (
             isinstance(sub, ast.Call)
@@ -242,35 +295,52 @@ def _mark_rule_ids(node: ast.AST) -> set[str]:
             and isinstance(sub.func.value, ast.Attribute)
             and sub.func.value.attr == "mark"
         ):
+            level = LEVEL_FUNCTION
+            for keyword in sub.keywords:
+                value = keyword.value
+                if keyword.arg == "via" and isinstance(value, ast.Constant):
+                    level = str(value.value) if value.value in VIA_LEVELS else level
             for arg in sub.args:
                 for const in ast.walk(arg):
                     if isinstance(const, ast.Constant) and isinstance(const.value, str):
-                        ids.update(RULE_ID.findall(const.value))
+                        for rule_id in RULE_ID.findall(const.value):
+                            ids[rule_id] = _better(ids.get(rule_id), level)
     return ids
 
 
-def _doc_ids(node: ast.AST) -> set[str]:
+def _better(old: str | None, new: str) -> str:
+    """The higher of two levels (table > cli > function)."""
+    order = (*VIA_LEVELS, LEVEL_FUNCTION)
+    return new if old is None or order.index(new) < order.index(old) else old
+
+
+def _merge(*maps: dict[str, str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for mapping in maps:
+        for rule_id, level in mapping.items():
+            out[rule_id] = _better(out.get(rule_id), level)
+    return out
+
+
+def _doc_ids(node: ast.AST) -> dict[str, str]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         doc = ast.get_docstring(node)
         if doc:
-            return set(RULE_ID.findall(doc))
-    return set()
+            return dict.fromkeys(RULE_ID.findall(doc), LEVEL_FUNCTION)
+    return {}
 
 
-def _own_ids(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str]:
-    ids = _doc_ids(node)
-    for decorator in node.decorator_list:
-        ids |= _mark_rule_ids(decorator)
-    return ids
+def _own_ids(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> dict[str, str]:
+    return _merge(_doc_ids(node), *(_mark_rule_ids(d) for d in node.decorator_list))
 
 
-def _module_marks(tree: ast.Module) -> set[str]:
-    ids: set[str] = set()
+def _module_marks(tree: ast.Module) -> dict[str, str]:
+    ids: dict[str, str] = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets
         ):
-            ids |= _mark_rule_ids(stmt.value)
+            ids = _merge(ids, _mark_rule_ids(stmt.value))
     return ids
 
 
@@ -283,16 +353,17 @@ def scan_test_source(source: str, relpath: str) -> list[TestRef]:
     module_ids = _module_marks(tree)
     refs: list[TestRef] = []
 
-    def visit(body: Iterable[ast.stmt], prefix: str, inherited: set[str]) -> None:
+    def visit(body: Iterable[ast.stmt], prefix: str, inherited: dict[str, str]) -> None:
         for stmt in body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name.startswith(
                 "test"
             ):
-                ids = inherited | _own_ids(stmt)
+                ids = _merge(inherited, _own_ids(stmt))
                 if ids:
-                    refs.append(TestRef(f"{relpath}::{prefix}{stmt.name}", frozenset(ids)))
+                    via = tuple(sorted((k, v) for k, v in ids.items() if v != LEVEL_FUNCTION))
+                    refs.append(TestRef(f"{relpath}::{prefix}{stmt.name}", frozenset(ids), via))
             elif isinstance(stmt, ast.ClassDef) and stmt.name.startswith("Test"):
-                visit(stmt.body, f"{prefix}{stmt.name}::", inherited | _own_ids(stmt))
+                visit(stmt.body, f"{prefix}{stmt.name}::", _merge(inherited, _own_ids(stmt)))
 
     visit(tree.body, "", module_ids)
     return refs
@@ -366,20 +437,30 @@ def build_report(
     spec_path: str = "RULES.md",
     reference_files: list[str] | None = None,
     system: str | None = None,
+    extra_rules: list[SpecRule] | None = None,
 ) -> CoverageReport:
+    """``extra_rules``: rules the references define (RULES.md's own win on a clash)."""
     spec = parse_spec(spec_text)
     known = {r.id for r in spec}
-    by_id: dict[str, list[str]] = {}
+    for rule in extra_rules or ():
+        if rule.id not in known:
+            spec.append(rule)
+            known.add(rule.id)
+    by_id: dict[str, dict[str, str]] = {}
     unknown: dict[str, list[str]] = {}
     for test in tests:
         for rule_id in sorted(test.ids):
-            (by_id if rule_id in known else unknown).setdefault(rule_id, []).append(test.nodeid)
+            if rule_id in known:
+                by_id.setdefault(rule_id, {})[test.nodeid] = test.level(rule_id)
+            else:
+                unknown.setdefault(rule_id, []).append(test.nodeid)
     rows = []
     for rule in spec:
         if system is not None and rule.system != system:
             continue
         status, line = references.get(rule.id, (STATUS_IMPLEMENTABLE, None))
-        rows.append(RuleCoverage(rule, status, sorted(by_id.get(rule.id, [])), line))
+        levels = dict(sorted(by_id.get(rule.id, {}).items()))
+        rows.append(RuleCoverage(rule, status, list(levels), line, levels))
     prefixes = {r.rule.id.split("-")[0] for r in rows}
     unknown = {k: v for k, v in unknown.items() if system is None or k.split("-")[0] in prefixes}
     return CoverageReport(spec_path, rows, unknown, reference_files or [])
@@ -396,7 +477,10 @@ def coverage(
     spec_text, spec_where = read_spec(spec)
     own_spec, own_references = registered_rules({r.system for r in parse_spec(spec_text)})
     spec_text += own_spec
-    known_systems = {r.system for r in parse_spec(spec_text)}
+    refs = read_references(references)
+    for rule_id, value in own_references.items():
+        refs.statuses.setdefault(rule_id, value)
+    known_systems = {r.system for r in (*parse_spec(spec_text), *refs.rules)}
     if system is not None and system not in known_systems:
         known = ", ".join(sorted(known_systems))
         raise CoverageError(
@@ -406,14 +490,12 @@ def coverage(
             ),
             reason="unknown system",
         )
-    statuses, files = read_references(references)
-    for rule_id, value in own_references.items():
-        statuses.setdefault(rule_id, value)
     return build_report(
         spec_text,
         scan_tests(tests),
-        statuses,
+        refs.statuses,
         spec_path=spec_where,
-        reference_files=files,
+        reference_files=refs.files,
         system=system,
+        extra_rules=refs.rules,
     )

@@ -4,7 +4,8 @@
 ``store``, ``transfer`` → ``cli``, ``server``: a module imports only from its own component or
 a lower layer, so there is no import cycle between packages. A game system's folder holds two
 plug-in modules that belong to the layer they plug into: ``systems/<id>/tracker.py`` (table)
-and ``systems/<id>/transfer.py`` (transfer); the registry reaches them by their manifest's
+and ``systems/<id>/transfer.py`` (transfer), and their helpers ``tracker_<part>.py`` /
+``transfer_<part>.py`` (a tracker's verbs kept apart); the registry reaches them by their manifest's
 location strings, never by an import. Imports under ``if TYPE_CHECKING:`` are type-only and
 not counted. Lazy imports inside functions are counted (they are still dependencies).
 """
@@ -53,8 +54,8 @@ def component(module: str) -> str:
     top = parts[1]
     if top == "sheets":
         return "systems"
-    if top == "systems" and len(parts) >= 4 and parts[3] in PLUGINS:
-        return PLUGINS[parts[3]]
+    if top == "systems" and len(parts) >= 4 and parts[3].split("_")[0] in PLUGINS:
+        return PLUGINS[parts[3].split("_")[0]]
     return top
 
 

@@ -116,7 +116,7 @@ def test_english_output_has_no_japanese_left() -> None:
         left = re.sub(r"\(LWT[^)]*\)", "", english)
         assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", left), english
     # a task keeps the name the user typed; the ability is translated
-    assert (lw("LWT水泳").text_en or "").endswith("水泳:[Body]")
+    assert (lw("LWT水泳").text_en or "").endswith("水泳 (Body)")
 
 
 @pytest.mark.rule("LW-COMBAT-05")

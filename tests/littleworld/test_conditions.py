@@ -86,11 +86,13 @@ def test_sleep_halves_abilities_stops_skill_cards_and_wakes_after_three_turns() 
     assert caps.can_defend  # default
     assert R.effective_ability(5, 0, cond) == 2
     state = cond
-    for turn in range(3):
-        change = R.on_own_turn(state, 10)
-        state = change.conditions
-        assert state.sleep is (turn < 2)
-    assert change.recovered == ("睡眠",)
+    for _ in range(3):  # 「自身の行動を3回消費」: each of the three turns is spent asleep
+        state = R.on_own_turn(state, 10).conditions
+        assert state.sleep and R.capabilities(state).abilities_halved
+        if state.sleep_turns < 3:
+            assert R.after_own_turn(state, 10).recovered == ()
+    woken = R.after_own_turn(state, 10)  # the third turn ends: awake
+    assert woken.recovered == ("睡眠",) and not woken.conditions.sleep
 
 
 @pytest.mark.rule("LW-COND-04")

@@ -60,6 +60,6 @@ def test_fall_uses_the_higher_of_body_and_skill() -> None:
 @pytest.mark.rule("LW-ABIL-02")
 def test_lwt_command() -> None:
     result = lw("LWT水泳")
-    assert result.text == "(LWT水泳) ＞ 水泳:【体力】"
+    assert result.text == "(LWT水泳) ＞ 水泳(体力)"  # one kind of parentheses
     assert result.detail["abilities"] == ["体力"]
     assert lw("LWT存在しない行動").failure

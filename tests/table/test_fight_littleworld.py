@@ -68,6 +68,7 @@ def check_final(outputs: list[dict], final: dict) -> None:
     "LW-COND-03",
     "LW-HP-02",
     "LW-CHECK-02",
+    via="table",
 )
 def test_littleworld_fight(tmp_path):
     db = str(tmp_path / "lw.db")

@@ -159,7 +159,7 @@ def test_undo_names_the_line_it_took_back_in_both_languages(table):
 # -- 2. no attack on oneself -------------------------------------------------------------------
 
 
-@pytest.mark.rule("LW-COMBAT-05")
+@pytest.mark.rule("LW-COMBAT-05", via="table")
 def test_a_littleworld_character_cannot_attack_itself(table):
     gm = table("LittleWorld", ["alice.json", "goblin.json"])
     gm.run("/combat start")
@@ -191,7 +191,7 @@ def _roll_text(session, line):
     return session.run(line).text("ja")
 
 
-@pytest.mark.rule("LW-ABIL-04")
+@pytest.mark.rule("LW-ABIL-04", via="table")
 def test_littleworld_ability_edits_show_the_old_value_and_change_the_value_used(table):
     # ギン: 体力 4 on the sheet, a modifier of -1 → {体力} 3
     gm = table("LittleWorld", [str(GIN), "goblin.json"])
@@ -244,7 +244,7 @@ def _after(text, marker):
     return text.split("\n")[0].split(marker, 1)[1]
 
 
-@pytest.mark.rule("LW-COMBAT-05")
+@pytest.mark.rule("LW-COMBAT-05", via="table")
 def test_littleworld_attack_text_is_the_lwa_commands(table):
     dice = [(6, 6), (3, 6), (2, 6), (2, 6)]
     gm = table("LittleWorld", ["alice.json", "goblin.json"], rands=[])

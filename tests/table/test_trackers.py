@@ -33,15 +33,17 @@ def rolled(session, rands):
     return session
 
 
-@pytest.mark.rule("LW-COMBAT-16")
+@pytest.mark.rule("LW-COMBAT-16", via="table")
 def test_back_row_moves_up_when_the_front_row_falls(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/gm row アリス 後衛")
     assert s.state.characters["アリス"].fields["row"] == "後衛"
     s.run("@ボブ :HP=0")  # the only PC front-liner is down
+    assert s.state.characters["アリス"].fields["row"] == "後衛"  # out of combat: as set
+    s.run("/combat start")  # in combat the collapse applies
     assert s.state.characters["アリス"].fields["row"] == "前衛"
 
 
-@pytest.mark.rule("LW-HP-03")
+@pytest.mark.rule("LW-HP-03", via="table")
 def test_party_down_when_every_pc_is_unable_to_act(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
     s.run("@アリス :HP=0")
@@ -53,7 +55,7 @@ def test_party_down_when_every_pc_is_unable_to_act(room):
     assert s.state.fields["party_down"] is False
 
 
-@pytest.mark.rule("LW-COMBAT-13", "LW-COMBAT-14", "LW-COND-04", "LW-COMBAT-01")
+@pytest.mark.rule("LW-COMBAT-13", "LW-COMBAT-14", "LW-COND-04", "LW-COMBAT-01", via="table")
 def test_order_follows_current_skill_until_locked(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
     assert s.state.combat.order == ["アリス", "ゴブリン", "ボブ"]
@@ -117,7 +119,7 @@ def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
     s.run("@ケン :HP-1")  # already 気絶: no second check (no dice scripted)
 
 
-@pytest.mark.rule("LW-COMBAT-04", "LW-COMBAT-14", "LW-COND-04")
+@pytest.mark.rule("LW-COMBAT-04", "LW-COMBAT-14", "LW-COND-04", via="table")
 def test_skill_cards_are_declared_in_the_log(room):
     s = room("LittleWorld", ["alice.json", "carol.json", "goblin.json"], "/combat start")
     with pytest.raises(SaikoroError):
@@ -150,7 +152,7 @@ def test_fate_cancels_a_condition_or_rerolls_damage(room):
         rolled(s, [(50, 100)]).run("@ケン /fate half")
 
 
-@pytest.mark.rule("LW-COND-03", "LW-COMBAT-10")
+@pytest.mark.rule("LW-COND-03", "LW-COMBAT-10", via="table")
 def test_gm_house_rules_change_the_trackers(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
     listing = s.run("/gm setting").text("ja")
@@ -169,7 +171,7 @@ def test_gm_house_rules_change_the_trackers(room):
     assert "settings" not in s.state.fields or not s.state.fields["settings"]
 
 
-@pytest.mark.rule("LW-COMBAT-02")
+@pytest.mark.rule("LW-COMBAT-02", via="table")
 def test_players_order_tied_pcs_from_the_next_round(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/cond add アリス 睡眠")
     s.run("/combat start")  # アリス's 技巧 4 → 2 asleep: tied with ボブ, listed order first
@@ -183,7 +185,7 @@ def test_players_order_tied_pcs_from_the_next_round(room):
     assert (s.state.combat.round, s.state.combat.order) == (2, ["ゴブリン", "ボブ", "アリス"])
 
 
-@pytest.mark.rule("LW-COND-06", "LW-COMBAT-11")
+@pytest.mark.rule("LW-COND-06", "LW-COMBAT-11", via="table")
 def test_a_surprised_defender_takes_the_whole_attack_value(room):
     s = room("LittleWorld", ["alice.json", "goblin.json"])
     out = rolled(s, [(2, 6), (3, 6)]).run("@アリス /attack ゴブリン 体力 不意打ち")  # 3+5 = 8
@@ -191,7 +193,7 @@ def test_a_surprised_defender_takes_the_whole_attack_value(room):
     assert s.state.characters["ゴブリン"].hp == 0
 
 
-@pytest.mark.rule("LW-HP-01", "LW-HP-02", "LW-COND-02", "LW-COND-03")
+@pytest.mark.rule("LW-HP-01", "LW-HP-02", "LW-COND-02", "LW-COND-03", via="table")
 def test_rest_and_time_out_of_combat(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
     s.run("@アリス :HP=2")
@@ -209,9 +211,10 @@ def test_rest_and_time_out_of_combat(room):
     assert s.state.characters["アリス"].hp == 10
     assert s.state.characters["ゴブリン"].conditions == []
     s.run("/gm time 50 rest")  # 90 minutes: two more ticks (60, 90)
-    assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == 90
+    nights = 3 * 480  # the three nights of rest above passed on the clock (night_minutes)
+    assert s.state.characters["アリス"].hp == 6 and s.state.fields["minutes"] == nights + 90
     s.run("/undo")  # the clock goes back with it
-    assert s.state.fields["minutes"] == 40 and s.state.characters["アリス"].hp == 10
+    assert s.state.fields["minutes"] == nights + 40 and s.state.characters["アリス"].hp == 10
 
 
 @pytest.mark.rule("UM-SWITCH-01", via="table")

@@ -39,11 +39,15 @@ def register(app: typer.Typer) -> None:
             None, "--refs", help="rules references directory (default: docs/rules/)"
         ),
         strict: bool = typer.Option(
-            False, "--strict", help="exit 1 when an implementable rule has no test"
+            False,
+            "--strict",
+            help="exit 1 when an implementable rule has no table or CLI test (via=)",
         ),
         show_all: bool = typer.Option(False, "--all", help="list the tests of every rule"),
     ) -> None:
-        """Every rule ID with the tests naming it; untested implementable rules are uncovered."""
+        """Every rule ID with the tests naming it and the level they prove it at: ``table``
+        (typed table lines), ``cli`` (a CLI command) or ``function`` (Python calls only).
+        An implementable rule no table or CLI test reaches is uncovered."""
         from saikoro.rules_coverage import coverage
 
         try:
@@ -69,25 +73,30 @@ def _render(report: CoverageReport, show_all: bool) -> None:
     table = Table(title=f"rules coverage — {report.spec_path}")
     table.add_column("ID", no_wrap=True)
     table.add_column("status")
+    table.add_column("via")
     table.add_column("tests")
     for row in report.rules:
         if not row.needs_test:
             mark = "[cyan]GM decides[/cyan]"
-        elif row.covered:
+        elif row.reached:
             mark = "[green]covered[/green]"
+        elif row.covered:
+            mark = "[red]UNCOVERED[/red] (functions only)"
         else:
             mark = "[red]UNCOVERED[/red]"
-        if show_all or not row.covered:
-            tests = "\n".join(row.tests) if row.tests else "—"
+        if show_all or not row.reached:
+            tests = "\n".join(f"{t} [{row.levels[t]}]" for t in row.tests) if row.tests else "—"
         else:
-            first = row.tests[0].rsplit("::", 1)[-1]
+            best = [t for t in row.tests if row.levels[t] == row.level]
+            first = best[0].rsplit("::", 1)[-1]
             tests = f"{len(row.tests)} ({first}" + (", …)" if len(row.tests) > 1 else ")")
-        table.add_row(row.rule.id, mark, tests)
+        table.add_row(row.rule.id, mark, row.level or "—", tests)
     console.print(table)
     for system, info in report.summary().items():
         console.print(
-            f"{system}: {info['covered']}/{info['implementable']} implementable rules covered"
-            f" ({len(info['gm_decides'])} GM decides, {info['rules']} rules)"
+            f"{system}: {info['reached']}/{info['implementable']} implementable rules covered"
+            f" through the table or CLI ({info['covered']} by any test,"
+            f" {len(info['gm_decides'])} GM decides, {info['rules']} rules)"
             + (f" — uncovered: {', '.join(info['uncovered'])}" if info["uncovered"] else ""),
             soft_wrap=True,
         )

@@ -23,7 +23,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
-from saikoro.table.emit import Emit, TableError, fail
+from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, RoomState, public_view
@@ -121,7 +121,8 @@ _AT = re.compile(r"^@(\S+)\s+(.*)$", re.DOTALL)
 #: How a speaker with no character (no --as, no @NAME) is shown: the GM with --gm, else a player.
 GM_NAME = Message("GM", "GM")
 PLAYER_NAME = Message("プレイヤー", "player")
-_STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*([+\-=])\s*(-?\d+)\s*$")
+#: ``:LABEL+N`` / ``:LABEL-N`` (N a plain number: ``:HP--3`` is refused) or ``:LABEL=N``.
+_STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*(?:([+\-])\s*(\d+)|(=)\s*(-?\d+))\s*$")
 _REF = re.compile(r"\{([^{}]+)\}")
 
 
@@ -255,14 +256,7 @@ def _roll_or_chat(
         ev.ROLL,
         {
             "command": command,
-            "result": {
-                "text": result.text,
-                "success": result.success,
-                "failure": result.failure,
-                "critical": result.critical,
-                "fumble": result.fumble,
-                "value": result.value,
-            },
+            "result": roll_summary(result),
         },
         rules=result.rules,
         secret=result.secret,
@@ -288,14 +282,24 @@ def _status_edit(
             "ステータスを変えるキャラクターがいません (--as または @名前)",
             "no character to edit (--as or @NAME)",
         )
-    label, op, amount = match.group(1), match.group(2), int(match.group(3))
+    label = match.group(1)
+    op, amount = (match.group(2), match.group(3)) if match.group(2) else match.group(4, 5)
     emit.gm = ctx.gm
-    change_status(emit, tracker, speaker, label, op, amount)
+    change_status(emit, tracker, speaker, label, op, int(amount))
 
 
 def change_status(
-    emit: Emit, tracker: Tracker, name: str, label: str, op: str, amount: int
+    emit: Emit,
+    tracker: Tracker,
+    name: str,
+    label: str,
+    op: str,
+    amount: int,
+    *,
+    ruling: bool = False,
 ) -> None:
+    """``:LABEL±N`` / ``:LABEL=N`` (``ruling``: the GM's ``/gm set``), as the system allows
+    (:meth:`Tracker.bound_status`)."""
     character = emit.character(name)
     upper = label.upper()
     offset = 0
@@ -314,16 +318,7 @@ def change_status(
             )
         key, current, offset = found
     value = amount if op == "=" else current + amount if op == "+" else current - amount
-    if key == "hp" and op == "+" and value > character.max_hp:
-        value = max(current, character.max_hp)  # healing never goes above max HP
-    bounds = tracker.status_bounds(character, key) if key not in ("hp", "max_hp") else None
-    if bounds is not None and not bounds[0] <= value + offset <= bounds[1]:
-        lo, hi, rule = bounds
-        raise fail(
-            f"{name} の {label} は {lo}〜{hi} です ({value + offset} にはできません) [{rule}]",
-            f"{name}'s {label} must be {lo} to {hi} (not {value + offset}) [{rule}]",
-            "out of range",
-        )
+    value = tracker.bound_status(emit, name, key, current, value, op, ruling)
     shown = {"hp": "HP", "max_hp": "最大HP"}.get(key, label)
     emit.set_status(
         name,
@@ -340,6 +335,110 @@ def change_status(
 # -- slash commands -----------------------------------------------------------------------
 
 
+SlashHandler = Callable[[Emit, Tracker, list[str], "str | None", Context], "dict[str, Any] | None"]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    """A slash command every table has: its handler and its /help line."""
+
+    handler: SlashHandler
+    usage: str
+    help: Message
+
+
+def _state_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> dict[str, Any]:
+    data = public_view(emit.state)
+    emit.lines.append(Message(_json(data), _json(data)))
+    return data
+
+
+def _cond_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    emit.gm = ctx.gm
+    _cond(emit, tracker, args)
+
+
+def _combat_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    sub = args[0].lower() if args else ""
+    if sub == "start":
+        if emit.state.combat is not None:
+            raise fail("すでに戦闘中です", "a combat is already running")
+        tracker.start_combat(emit)
+    elif sub == "end":
+        if emit.state.combat is None:
+            raise fail("戦闘中ではありません", "no combat is running")
+        tracker.end_combat(emit)
+    else:
+        raise fail("/combat start または /combat end です", "use /combat start or /combat end")
+
+
+def _next_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    if len(args) > 1:
+        raise fail("/next [名前] です", "use /next [NAME]")
+    tracker.advance(emit, args[0] if args else None)
+
+
+#: The slash commands of every table, in /help's order (the system's own follow them).
+BUILTINS: dict[str, Builtin] = {
+    "char": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _char(emit, tracker, args, ctx),
+        "/char add PATH [pc|npc] [front|back] · /char list · /char remove 名前",
+        Message("キャラクターの追加・一覧・削除", "add, list or remove characters"),
+    ),
+    "combat": Builtin(
+        _combat_verb,
+        "/combat start · /combat end",
+        Message("戦闘の開始・終了", "start or end a combat"),
+    ),
+    "next": Builtin(_next_verb, "/next [名前]", Message("次の手番", "next turn")),
+    "cond": Builtin(
+        _cond_verb,
+        "/cond add 名前 状態 [レベル] · /cond remove 名前 状態",
+        Message("状態異常", "conditions"),
+    ),
+    "undo": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, speaker),
+        "/undo",
+        Message("直前の行の取り消し", "undo the last line"),
+    ),
+    "log": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _log(emit, args, ctx),
+        "/log [N]",
+        Message("ログ", "the log"),
+    ),
+    "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
+    "help": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _help(emit, tracker),
+        "/help",
+        Message("この一覧", "this list"),
+    ),
+    "gm": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _gm(emit, tracker, args, ctx),
+        "/gm …",
+        Message("GM裁定 (--gm, 下記)", "GM rulings (--gm, below)"),
+    ),
+}
+
+#: ``/gm`` sub-commands of every table (the system's ``gm_verbs`` follow them).
+GM_BUILTINS: dict[str, tuple[str, Message]] = {
+    "set": ("/gm set 名前 項目 値", Message("値を直接決める", "set a value")),
+    "note": ("/gm note 文", Message("裁定をログに残す", "log a ruling")),
+    "order": ("/gm order 名前…", Message("手番順を決める", "set the turn order")),
+    "setting": (
+        "/gm setting [項目 値|default]",
+        Message("ハウスルール (一覧・変更)", "house rules (list / change)"),
+    ),
+}
+
+
 def _slash(
     emit: Emit, tracker: Tracker, line: str, speaker: str | None, ctx: Context
 ) -> dict[str, Any] | None:
@@ -347,47 +446,9 @@ def _slash(
     if not words:
         raise fail("コマンドがありません (/help)", "empty command (see /help)")
     verb, args = words[0].lower(), words[1:]
-    if verb == "help":
-        _help(emit, tracker)
-        return None
-    if verb == "state":
-        data = public_view(emit.state)
-        emit.lines.append(Message(_json(data), _json(data)))
-        return data
-    if verb == "log":
-        _log(emit, args, ctx)
-        return None
-    if verb == "undo":
-        _undo(emit, ctx, speaker)
-        return None
-    if verb == "char":
-        _char(emit, tracker, args, ctx)
-        return None
-    if verb == "gm":
-        _gm(emit, tracker, args, ctx)
-        return None
-    if verb == "cond":
-        emit.gm = ctx.gm
-        _cond(emit, tracker, args)
-        return None
-    if verb == "combat":
-        sub = args[0].lower() if args else ""
-        if sub == "start":
-            if emit.state.combat is not None:
-                raise fail("すでに戦闘中です", "a combat is already running")
-            tracker.start_combat(emit)
-        elif sub == "end":
-            if emit.state.combat is None:
-                raise fail("戦闘中ではありません", "no combat is running")
-            tracker.end_combat(emit)
-        else:
-            raise fail("/combat start または /combat end です", "use /combat start or /combat end")
-        return None
-    if verb == "next":
-        if len(args) > 1:
-            raise fail("/next [名前] です", "use /next [NAME]")
-        tracker.advance(emit, args[0] if args else None)
-        return None
+    builtin = BUILTINS.get(verb)
+    if builtin is not None:
+        return builtin.handler(emit, tracker, args, speaker, ctx)
     handler = tracker.verbs.get(verb)
     if handler is None:
         hint = tracker.verb_hints.get(verb)
@@ -433,45 +494,51 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
     return name
 
 
+#: Lines that are not slash commands, first in /help.
+_LINE_HELP: tuple[tuple[str, Message], ...] = (
+    (
+        "2D6+{体力}>=10",
+        Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
+    ),
+    ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
+    (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
+)
+_LEAVE_HELP = ("/quit · /exit · Ctrl-D", Message("終了 (saikoro play)", "leave (saikoro play)"))
+
+
+def _described(verb: str, table: dict[str, Message], handler: Any) -> tuple[str, Message]:
+    """A system verb's /help line: its ``verb_help`` entry (keyed by its usage), else the
+    handler's docstring, so that a verb without help is still listed."""
+    for usage, text in table.items():
+        if usage.split()[:1] == [verb] or usage.split()[:2] == verb.split():
+            return f"/{usage}", text
+    doc = " ".join((getattr(handler, "__doc__", None) or "").split())
+    documented = re.match(r"^``(/[^`]+)``:?\s*(.*?)(?:(?<=\.)\s|$)", doc)
+    if documented:  # "``/gm fate reset``: what it does. More…"
+        return documented.group(1), Message(documented.group(2), documented.group(2))
+    first = doc.split(". ")[0]
+    return f"/{verb}", Message(first, first)
+
+
+def help_entries(tracker: Tracker) -> list[tuple[str, Message]]:
+    """Every line the table accepts, generated from the verb tables (:data:`BUILTINS`,
+    :data:`GM_BUILTINS`, the tracker's ``verbs`` and ``gm_verbs``), so it cannot drift."""
+    entries = list(_LINE_HELP)
+    entries += [(b.usage, b.help) for b in BUILTINS.values()]
+    entries += list(GM_BUILTINS.values())
+    table = dict(getattr(tracker, "verb_help", {}))
+    for verb, handler in getattr(tracker, "gm_verbs", {}).items():
+        entries.append(_described(f"gm {verb}", table, handler))
+    for verb, handler in tracker.verbs.items():
+        entries.append(_described(verb, table, handler))
+    entries.append(_LEAVE_HELP)
+    return entries
+
+
 def _help(emit: Emit, tracker: Tracker) -> None:
-    lines = [
-        (
-            "2D6+{体力}>=10",
-            "ダイス (話者の値で {} を置換)",
-            "dice, {} replaced from the speaker's sheet",
-        ),
-        ("@名前 …", "その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
-        (":HP-3 / :HP+2 / :HP=10", "話者のステータス変更", "edit the speaker's status"),
-        (
-            "/char add PATH [pc|npc] [front|back]",
-            "キャラクター追加",
-            "add a character from a sheet file",
-        ),
-        ("/char list · /char remove 名前", "キャラクター一覧・削除", "list / remove characters"),
-        (
-            "/combat start · /next [名前] · /combat end",
-            "戦闘の開始・次の手番・終了",
-            "combat start / next turn / end",
-        ),
-        ("/cond add 名前 状態 [レベル] · /cond remove 名前 状態", "状態異常", "conditions"),
-        (
-            "/undo · /log [N] · /state · /help",
-            "取り消し・ログ・状態・ヘルプ",
-            "undo / log / state / help",
-        ),
-        (
-            "/gm set 名前 項目 値 · /gm note 文 · /gm order A B …",
-            "GM裁定 (--gm)",
-            "GM rulings (--gm)",
-        ),
-        ("/quit · /exit · Ctrl-D", "終了 (saikoro play)", "leave (saikoro play)"),
-    ]
-    ja = [f"{cmd}  {j}" for cmd, j, _ in lines] + [
-        f"/{v}  {m.ja}" for v, m in tracker.verb_help.items()
-    ]
-    en = [f"{cmd}  {e}" for cmd, _, e in lines] + [
-        f"/{v}  {m.en}" for v, m in tracker.verb_help.items()
-    ]
+    entries = help_entries(tracker)
+    ja = [f"{usage}  {text.ja}".rstrip() for usage, text in entries]
+    en = [f"{usage}  {text.en}".rstrip() for usage, text in entries]
     emit.lines.append(Message("\n".join(ja), "\n".join(en)))
 
 
@@ -577,6 +644,12 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             )
         if sheet.name in emit.state.characters:
             raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+        if not {"hp", "max_hp"} & sheet.model_fields_set:
+            raise fail(
+                f"{sheet.name} のシートに HP がありません: 最大HP (max_hp) を書いてください",
+                f"{sheet.name}'s sheet has no HP: give its max HP (max_hp)",
+                "no hp",
+            )
         character = tracker.new_character(sheet, side, row, emit)
         emit.gm = ctx.gm
         emit.add(
@@ -587,6 +660,7 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                 f"{character.name} joins (HP {character.hp}/{character.max_hp})",
             ),
         )
+        tracker.joined(emit, emit.state.characters[character.name])
         return
     if sub == "remove" and len(args) == 2:
         emit.character(args[1])
@@ -661,7 +735,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             return
         if not value.lstrip("-").isdecimal():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
-        change_status(emit, tracker, name, key, "=", int(value))
+        change_status(emit, tracker, name, key, "=", int(value), ruling=True)
         emit.add(
             ev.NOTICE,
             {"ruling": "set", "name": name, "key": key, "value": int(value)},

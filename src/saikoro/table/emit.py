@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from saikoro.dice.randomizer import Die, Randomizer
+from saikoro.dice.result import RollResult
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table import events as ev
@@ -161,3 +162,15 @@ class Emit:
         self, key: str, value: Any, *, rules: tuple[str, ...] = (), text: Message | None = None
     ) -> None:
         self.add(ev.COMBAT_SET, {"key": key, "value": value}, rules=rules, text=text)
+
+
+def roll_summary(result: RollResult) -> dict[str, Any]:
+    """A roll's outcome as a ``roll`` event keeps it (text and flags, value)."""
+    return {
+        "text": result.text,
+        "success": result.success,
+        "failure": result.failure,
+        "critical": result.critical,
+        "fumble": result.fumble,
+        "value": result.value,
+    }

@@ -40,6 +40,7 @@ UNDONE = "undone"  # command_id (the line taken back), restore: RoomState JSON b
 NOTICE = "notice"  # log-only information (a rule that fired, a GM note)
 SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house rules
 CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
+ROOM_SET = "room_set"  # key, value (None = removed) — tracker fields of the room (ledgers)
 
 KINDS = frozenset(
     {

@@ -141,6 +141,7 @@ STATE_KINDS = frozenset(
         ev.PARTY_DOWN,
         ev.SETTING_SET,
         ev.CLOCK_SET,
+        ev.ROOM_SET,
     }
 )
 
@@ -217,7 +218,7 @@ def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
     fields = {**data.get("fields", {}), "serial": state.version}  # tells combats apart
     state.combat = Combat(round=1, order=list(data["order"]), fields=fields)
     for character in state.characters.values():
-        character.own_turns = 0
+        _restart_own_turns(character)
 
 
 def _round_started(state: RoomState, data: dict[str, Any]) -> None:
@@ -260,10 +261,21 @@ def _combat_set(state: RoomState, data: dict[str, Any]) -> None:
         combat.fields[data["key"]] = data["value"]
 
 
+def _restart_own_turns(character: Character) -> None:
+    """The own-turn count starts again at 0; conditions keep the turns they have counted
+    (a sleeper who spent two turns asleep needs one more in the next combat)."""
+    for condition in character.conditions:
+        if condition.since_own_turn is not None:
+            condition.since_own_turn -= character.own_turns
+        if condition.ends_at_own_turn is not None:
+            condition.ends_at_own_turn -= character.own_turns
+    character.own_turns = 0
+
+
 def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
     state.combat = None
     for character in state.characters.values():
-        character.own_turns = 0
+        _restart_own_turns(character)
 
 
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
@@ -283,9 +295,17 @@ def _clock_set(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["minutes"] = int(data["minutes"])
 
 
+def _room_set(state: RoomState, data: dict[str, Any]) -> None:
+    if data.get("value") is None:
+        state.fields.pop(data["key"], None)
+    else:
+        state.fields[data["key"]] = data["value"]
+
+
 _HANDLERS = {
     ev.SETTING_SET: _setting_set,
     ev.CLOCK_SET: _clock_set,
+    ev.ROOM_SET: _room_set,
     ev.ROOM_CREATED: _room_created,
     ev.CHARACTER_ADDED: _character_added,
     ev.CHARACTER_REMOVED: _character_removed,

@@ -112,13 +112,39 @@ class Tracker:
             return key, int(refs[key]), 0
         return None
 
-    def status_bounds(self, character: Character, key: str) -> tuple[int, int, str] | None:
-        """The range a status edit (``:LABEL=N``, ``/gm set``) must stay in: (lowest, highest,
-        rule ID), or None when the system sets no bounds on ``key``."""
-        return None
-
     def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
         """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""
+
+    #: The least max HP a character may have (sheets refuse less).
+    min_max_hp: ClassVar[int] = 0
+    #: ``:HP=N`` above max HP: "refuse", or "clamp" where healing stops at max HP.
+    hp_above_max: ClassVar[str] = "refuse"
+
+    def bound_status(
+        self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
+    ) -> int:
+        """The value an edit of ``key`` (``hp``, ``max_hp`` or a status) from ``current`` to
+        ``value`` really sets, or :func:`fail` when the system does not allow it. ``ruling``:
+        the GM's ``/gm set`` (already logged as a ruling). ``emit.gm``: a GM's line."""
+        character = emit.character(name)
+        if key == "max_hp" and value < self.min_max_hp:
+            raise fail(
+                f"最大HPは{self.min_max_hp}以上です ({value} は使えません)",
+                f"max HP is at least {self.min_max_hp} (not {value})",
+                "bad value",
+            )
+        if key == "hp" and value > character.max_hp and value > current:
+            if op == "+" or self.hp_above_max == "clamp":
+                return max(current, character.max_hp)  # healing stops at max HP
+            raise fail(
+                f"HP は最大HP ({character.max_hp}) を超えられません ({value} は使えません)",
+                f"HP cannot exceed max HP ({character.max_hp}; not {value})",
+                "bad value",
+            )
+        return value
+
+    def joined(self, emit: Emit, character: Character) -> None:
+        """A character was just added (``/char add``); a system's consequences, none here."""
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """The condition ``/cond add NAME LABEL [LEVEL]`` gives (None: nothing to add; a

@@ -2,7 +2,9 @@
 
 Syntax (a contract, see help.py):
 
-- ``LW<a>`` / ``LW<a>>=<t>``: a check with ability ``a`` (LW-CHECK-01…04).
+- ``LW<a>`` / ``LW<a>>=<t>``: a check with ability ``a`` (LW-CHECK-01…04); a modifier
+  after the ability (``LW3+1>=10``, ``LW3-2``) is added to the total, not to the ability
+  (the dice still follow the ability, LW-CHECK-02), as BCDice's modifiers do.
 - ``LWO<a>-<b>``: an opposed check, active ``a`` against passive ``b`` (LW-CHECK-05).
 - ``LWA<a>-<d>``: a whole attack (LW-COMBAT-05…11); ``LWA<a>`` / ``LWA<a>-X``: the
   defender cannot defend.
@@ -14,6 +16,7 @@ Generic sums (``2D6+3>=10``) are judged by :func:`judge_sum` (LW-CHECK-03).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from saikoro.dice.randomizer import Randomizer
@@ -28,7 +31,8 @@ FAILURE = Message("失敗", "Failure")
 #: The abilities' names in English (LWT's answer).
 ABILITY_EN = {"体力": "Body", "技巧": "Skill", "理知": "Intellect"}
 
-CHECK_RE = re.compile(r"^LW(\d+)(?:>=(\d+))?$")
+CHECK_RE = re.compile(r"^LW(\d+)((?:[+-]\d+)*)(?:>=(\d+))?$")
+_MODIFIER = re.compile(r"[+-]\d+")
 OPPOSED_RE = re.compile(r"^LWO(\d+)-(\d+)$")
 ATTACK_RE = re.compile(r"^LWA(\d+)(?:-(\d+|X))?$")
 TASK_RE = re.compile(r"^LWT(.+)$")
@@ -39,8 +43,11 @@ def evaluate(
 ) -> RollResult | None:
     """One ``LW…`` command (normalized, upper case, ``S`` and comment removed), or None."""
     if m := CHECK_RE.match(command):
-        target = int(m.group(2)) if m.group(2) is not None else None
-        return check_command(command, int(m.group(1)), target, randomizer, settings)
+        target = int(m.group(3)) if m.group(3) is not None else None
+        modifier = sum(int(x) for x in _MODIFIER.findall(m.group(2)))
+        return check_command(
+            command, int(m.group(1)), target, randomizer, settings, modifier=modifier
+        )
     if m := OPPOSED_RE.match(command):
         return opposed_command(command, int(m.group(1)), int(m.group(2)), randomizer, settings)
     if m := ATTACK_RE.match(command):
@@ -55,11 +62,16 @@ def evaluate(
 # -- text pieces ----------------------------------------------------------------
 
 
-def dice_text(check: R.Check, added: int | None = None) -> str:
-    """``9[4,5]+3``: the dice sum, the dice, and the ability added (BCDice's AddDice form)."""
+def dice_text(check: R.Check, added: int | None = None, modifier: int = 0) -> str:
+    """``9[4,5]+3``: the dice sum, the dice, and the ability added (BCDice's AddDice form);
+    ``9[4,5]+3+1`` with a modifier."""
     plus = check.ability if added is None else added
-    sign = "+" if plus >= 0 else "-"
-    return f"{sum(check.dice)}[{','.join(map(str, check.dice))}]{sign}{abs(plus)}"
+    text = f"{sum(check.dice)}[{','.join(map(str, check.dice))}]{_signed(plus)}"
+    return text + (_signed(modifier) if modifier else "")
+
+
+def _signed(number: int) -> str:
+    return f"{'+' if number >= 0 else '-'}{abs(number)}"
 
 
 def _check_detail(check: R.Check) -> dict[str, Any]:
@@ -100,13 +112,21 @@ def check_command(
     target: int | None,
     randomizer: Randomizer,
     settings: RollSettings = ROLL_DEFAULTS,
+    *,
+    modifier: int = 0,
 ) -> RollResult:
+    """LW-CHECK-01…04. As BCDice prints it, a fumble shows no difficulty band (it fails
+    whatever the target), a critical and an ordinary result do."""
     check = R.roll_check(ability, randomizer, settings)
+    if modifier:
+        check = replace(check, total=check.total + modifier)
     parts = [Message.same(f"({command})")]
     if check.weak:
         parts.append(Message("1D6(苦手行動)", "1D6 (weak action)"))
-    parts += [Message.same(dice_text(check)), Message.same(str(check.total))]
+    parts += [Message.same(dice_text(check, modifier=modifier)), Message.same(str(check.total))]
     detail: dict[str, Any] = {"kind": "check", **_check_detail(check), "target": target}
+    if modifier:
+        detail["modifier"] = modifier
     rules = check.rules
     if target is None:
         success = check.critical
@@ -126,7 +146,8 @@ def check_command(
             else (SUCCESS if outcome.success else FAILURE)
         )
         band = outcome.band
-        parts.append(word + Message(f"(難易度:{band.ja})", f" (difficulty: {band.en})"))
+        band_shown = Message(f"(難易度:{band.ja})", f" (difficulty: {band.en})")
+        parts.append(word if check.fumble else word + band_shown)
         detail.update(band=band.key, band_ja=band.ja, success=outcome.success)
         rules = outcome.rules
     return _result(
@@ -279,12 +300,12 @@ def task_command(command: str, task: str) -> RollResult:
         return _result(
             [echo, missing], failure=True, rules=("LW-ABIL-02",), detail={"kind": "task"}
         )
-    abilities = Message(
-        "".join(f"【{a}】" for a in found.abilities),
-        "".join(f"[{ABILITY_EN.get(a, a)}]" for a in found.abilities),
+    abilities = Message(  # one kind of parentheses in result texts: (…)
+        f"({'/'.join(found.abilities)})",
+        f" ({'/'.join(ABILITY_EN.get(a, a) for a in found.abilities)})",
     )
     return _result(
-        [echo, Message.same(f"{found.task}:") + abilities],
+        [echo, Message.same(found.task) + abilities],
         rules=found.rules,
         detail={"kind": "task", "task": found.task, "abilities": list(found.abilities)},
     )

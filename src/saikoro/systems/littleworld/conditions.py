@@ -22,6 +22,7 @@ __all__ = [
     "PartyMember",
     "PartyStatus",
     "RestResult",
+    "after_own_turn",
     "can_defend",
     "capabilities",
     "cure",
@@ -178,8 +179,9 @@ def on_own_turn(
 
     Poison takes its level in HP. A paralysed character passes the turn; after
     ``paralysis_recovery_turns`` (2) passed turns they recover (and act from the next
-    turn). A sleeping character spends the turn (acting with halved abilities if
-    ``sleeping_can_act``); after ``sleep_recovery_turns`` (3) they wake.
+    turn). A sleeping character spends the turn asleep (acting with halved abilities if
+    ``sleeping_can_act``); after the ``sleep_recovery_turns``-th (3rd) such turn they wake
+    (:func:`after_own_turn`).
     """
     rules: list[str] = []
     recovered: list[str] = []
@@ -200,16 +202,25 @@ def on_own_turn(
         else:
             new = replace(new, paralysis_turns=turns)
     if new.sleep:
+        # this turn is spent asleep, the last one too: sleep lifts after it (after_own_turn)
         rules.append("LW-COND-04")
-        turns = new.sleep_turns + 1
-        if turns >= settings.sleep_recovery_turns:
-            new = replace(new, sleep=False, sleep_turns=0, sleep_minutes=0)
-            recovered.append("睡眠")
-        else:
-            new = replace(new, sleep_turns=turns)
+        new = replace(new, sleep_turns=new.sleep_turns + 1)
     if new.confusion:
         rules.append("LW-COND-05")
     return ConditionChange(new, hp - lost, lost, tuple(recovered), may_act, tuple(rules))
+
+
+def after_own_turn(
+    conditions: Conditions, hp: int, settings: LittleWorldSettings = DEFAULT_SETTINGS
+) -> ConditionChange:
+    """LW-COND-04: sleep lifts once ``sleep_recovery_turns`` (3) of the character's own
+    actions have been spent asleep (「自身の行動を3回消費」): the third turn is still played
+    asleep (halved, no skill cards) and the character wakes when it ends.
+    ``conditions.sleep_turns`` counts the own turns begun asleep, this one included."""
+    if conditions.sleep and conditions.sleep_turns >= settings.sleep_recovery_turns:
+        new = replace(conditions, sleep=False, sleep_turns=0, sleep_minutes=0)
+        return ConditionChange(new, hp, 0, ("睡眠",), hp > 0, ("LW-COND-04",))
+    return ConditionChange(conditions, hp, 0, (), hp > 0, ())
 
 
 def time_passes(

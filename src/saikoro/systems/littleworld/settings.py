@@ -26,6 +26,18 @@ DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
 }
 
 
+#: LW-SPECIAL-01: the ability a specialist action's check uses (the seed does not say).
+DEFAULT_SPECIALIST_ABILITIES: dict[str, Literal["体力", "技巧", "理知"]] = {
+    "罠設置": "技巧",
+    "開錠": "技巧",
+    "偵察": "技巧",
+    "潜入": "技巧",
+    "足音を立てない歩行": "技巧",
+    "尾行": "技巧",
+    "読心": "理知",
+}
+
+
 class LittleWorldSettings(BaseModel):
     """GM-changeable rules of 帽子世界TRPG (defaults = RULES.md System A)."""
 
@@ -120,6 +132,12 @@ class LittleWorldSettings(BaseModel):
         default=True,
         description="LW-COMBAT-03: a character may pass to the end of the round once per round.",
     )
+    rows_return_when_front_recovers: bool = Field(
+        default=False,
+        description="LW-COMBAT-16: back-liners moved up by the collapse go back when a "
+        "front-liner of their side can act again (healed, woken) during the combat; by "
+        "default only a front-liner joining the combat, or its end, sends them back.",
+    )
     party_down_counts_paralysis: bool = Field(
         default=False,
         description="LW-HP-03: a paralysed PC counts as unable to act for 'party down' "
@@ -129,6 +147,13 @@ class LittleWorldSettings(BaseModel):
     # -- rest ---------------------------------------------------------------------
     rest_bonus: int = Field(
         default=6, ge=0, description="LW-HP-01: one night's rest recovers 体力 + this."
+    )
+    night_minutes: int = Field(
+        default=480,
+        ge=0,
+        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts; "
+        "all of it is 安静状態 (poison ticks every poison_interval_minutes, paralysis and "
+        "sleep wear off). The seed does not say; default 8 hours.",
     )
 
     # -- special situations ---------------------------------------------------------
@@ -140,11 +165,23 @@ class LittleWorldSettings(BaseModel):
         default=("スカウト", "錬金術師", "農民"),
         description="LW-SPECIAL-08: skill cards that allow herb gathering.",
     )
+    specialist_abilities: dict[str, Literal["体力", "技巧", "理知"]] = Field(
+        default_factory=lambda: dict(DEFAULT_SPECIALIST_ABILITIES),
+        description="LW-SPECIAL-01: the ability of a specialist action's check at the table "
+        "(/act), which the seed does not name: 技巧 for the hand-and-foot skills, 理知 for "
+        "読心; /act ACTION ABILITY overrides it.",
+    )
     herb_target: int = Field(
         default=10, ge=0, description="LW-SPECIAL-08: target of the 技巧 check (about 10)."
     )
     breath_seconds_per_body: int = Field(
         default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+    )
+    vehicle_must_exceed: bool = Field(
+        default=True,
+        description="LW-SPECIAL-03: a car or bike check succeeds only when the 技巧 check "
+        "exceeds (上回る) the target, as the seed says; False: reaching it is enough, as "
+        "other checks.",
     )
     water_penalty: bool = Field(
         default=True,

@@ -30,6 +30,7 @@ __all__ = [
     "language",
     "riding",
     "specialist_action",
+    "specialist_key",
     "swimming",
     "vehicle",
 ]
@@ -68,6 +69,14 @@ def _gate(
     return Permission(False, None, reason, rules)
 
 
+_TRAPS = {"落とし穴": "罠設置", "鳴子": "罠設置", "ブービートラップ": "罠設置"}
+
+
+def specialist_key(action: str) -> str:
+    """The specialist action an action is (booby traps such as 落とし穴 are 罠設置)."""
+    return _TRAPS.get(action, action)
+
+
 def specialist_action(
     action: str,
     skill_cards: Iterable[str],
@@ -78,8 +87,7 @@ def specialist_action(
     """LW-SPECIAL-01: 罠設置 (incl. 落とし穴, 鳴子), 開錠, 偵察, 潜入, 足音を立てない歩行, 尾行,
     読心 need their skill card; without it the action is refused, no roll (GM may override).
     Other actions are not specialist and are allowed."""
-    aliases = {"落とし穴": "罠設置", "鳴子": "罠設置", "ブービートラップ": "罠設置"}
-    key = aliases.get(action, action)
+    key = specialist_key(action)
     cards = settings.specialist_cards.get(key)
     rules = ("LW-SPECIAL-01",)
     if cards is None:
@@ -115,7 +123,17 @@ def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = 
     return Permission(True, "技巧", None, rules)
 
 
-_LICENCE_VEHICLES = ("船", "飛行機", "ヘリコプター", "潜水艦", "宇宙船")
+_LICENCE_VEHICLES = (
+    "船",
+    "ボート",
+    "ヨット",
+    "飛行機",
+    "航空機",
+    "飛行船",
+    "ヘリコプター",
+    "潜水艦",
+    "宇宙船",
+)
 
 
 def vehicle(kind: str, *, gm_override: bool = False) -> Permission:

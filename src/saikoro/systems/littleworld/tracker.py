@@ -16,7 +16,7 @@ count when they began); the rules' relative counters are derived from it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
@@ -26,6 +26,7 @@ from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_texts
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
+from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character, Condition
@@ -38,6 +39,13 @@ POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 #: and the condition is known by this rule ID, so renaming it mid-game keeps it working.
 CONFUSION_RULE = "LW-COND-05"
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
+TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
+#: Why back-liners moved up by the collapse go back (LW-COMBAT-16), in Japanese.
+REASONS_JA = {
+    "combat over": "戦闘終了",
+    "a front-liner joins": "前衛が参加",
+    "a front-liner can act again": "前衛が復帰",
+}
 
 
 def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.Conditions:
@@ -64,6 +72,9 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
+    aliases: ClassVar[dict[str, str]] = {"CR": "cr"}
+    min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
+    hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
 
     def __init__(self) -> None:
         self.verbs = {"attack": self.attack, "pass": self.pass_turn, "card": self.card}
@@ -93,6 +104,15 @@ class LittleWorldTracker(Tracker):
             "rest": self.gm_rest,
             "time": self.gm_time,
         }
+        self.verb_help["card カード名"] = Message(
+            "スキルカードの宣言 (行動前・防御判定前 LW-COMBAT-04)", "declare a skill card"
+        )
+        # special situations, 帽子解放 and the 価値観 ledger (LW-SPECIAL-*, LW-KEEPER-*)
+        self.special = SpecialSituations(self)
+        self.verbs.update(self.special.verbs)
+        self.off_turn_verbs |= set(self.special.verbs)
+        self.gm_verbs.update(self.special.gm_verbs)
+        self.verb_help.update(self.special.verb_help)
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
@@ -135,6 +155,13 @@ class LittleWorldTracker(Tracker):
         base = int(character.statuses.get(name, sheet.abilities.get(name)))
         return lwc.effective_ability(base, sheet.modifier_total(name), rule_conditions(character))
 
+    def real_ability(self, character: Character, name: str) -> int:
+        """The ability as set (sheet or GM edit) with its modifiers, not halved by sleep: what
+        a night's rest heals by and what makes a カナヅチ or a 機械オンチ."""
+        sheet = self._sheet(character)
+        base = int(character.statuses.get(name, sheet.abilities.get(name)))
+        return max(base + int(sheet.modifier_total(name)), 0)
+
     def references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
         sheet = self._sheet(character)
@@ -159,6 +186,52 @@ class LittleWorldTracker(Tracker):
         if label == POISON:
             return None  # a condition (/cond add NAME 毒 LEVEL), not a status
         return super().editable(character, label)
+
+    def bound_status(
+        self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
+    ) -> int:
+        """LW-HP-02: HP ≤ 0 does not recover (only a GM ruling, logged as one, may change it);
+        LW-ABIL-05: 価値観 stays within 1–99 %, 禁忌値 within 0–100 (an edit above 100 stops
+        at 100, the event is raised); LW-ABIL-07: money (cr) is never negative."""
+        if key == "hp" and current <= 0 and value > current:
+            if not emit.gm:
+                raise fail(
+                    f"{name} は HP {current} (行動不能) なので回復できません: GMの裁定だけが変えられます",
+                    f"{name} is at HP {current} (unable to act) and cannot recover: "
+                    "only a GM ruling can change it",
+                    "cannot recover",
+                )
+            if not ruling:
+                emit.add(
+                    ev.NOTICE,
+                    {"ruling": "hp", "name": name, "value": value},
+                    rules=("LW-HP-02",),
+                    text=Message(
+                        f"GM裁定: HP {current} の {name} の HP を変更",
+                        f"GM ruling: {name}'s HP changed from {current}",
+                    ),
+                )
+        if key == "価値観" and not 1 <= value <= 99:
+            raise fail(
+                f"価値観は1〜99%です ({value} は使えません)",
+                f"価値観 is 1 to 99 % (not {value})",
+                "bad value",
+            )
+        if key == "禁忌値":
+            if value < 0:
+                raise fail(
+                    f"禁忌値は0以上です ({value} は使えません)",
+                    f"禁忌値 is at least 0 (not {value})",
+                    "bad value",
+                )
+            value = min(value, TABOO_MAX)
+        if key == "cr" and value < 0:
+            raise fail(
+                f"所持金(cr)は0以上です ({value} は使えません)",
+                f"money (cr) is at least 0 (not {value})",
+                "bad value",
+            )
+        return super().bound_status(emit, name, key, current, value, op, ruling)
 
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
         return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
@@ -324,6 +397,25 @@ class LittleWorldTracker(Tracker):
         character = emit.state.characters.get(name)
         return character is not None and not character.down
 
+    def end_turn(self, emit: Emit, name: str) -> None:
+        """LW-COND-04: the turn ends; a sleeper who has now spent three own turns asleep
+        wakes (the third turn was still played asleep)."""
+        super().end_turn(emit, name)
+        character = emit.state.characters.get(name)
+        if character is None or character.condition(SLEEP) is None:
+            return
+        change = lwc.after_own_turn(rule_conditions(character), character.hp, self.cfg(emit))
+        for label in change.recovered:
+            emit.remove_condition(
+                name,
+                label,
+                rules=change.rules,
+                text=Message(
+                    f"{name}: {label} から回復 (自身の行動を3回消費)",
+                    f"{name} wakes up (three own turns spent asleep)",
+                ),
+            )
+
     # -- actions -----------------------------------------------------------
     def pass_turn(self, emit: Emit, name: str, args: list[str]) -> None:
         combat = emit.state.combat
@@ -368,6 +460,7 @@ class LittleWorldTracker(Tracker):
         caps = self.caps(emit, attacker)
         if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
+        self.special.refuse_attack(emit, attacker)
         defend_ok, defend_rules = lwc.can_defend(
             rule_conditions(defender), surprised=surprise, settings=self.cfg(emit)
         )
@@ -464,26 +557,7 @@ class LittleWorldTracker(Tracker):
 
     # -- after every change ---------------------------------------------------
     def after_line(self, emit: Emit) -> None:
-        characters = list(emit.state.characters.values())
-        for side in ("pc", "npc"):
-            members = [
-                lwt.RowMember(
-                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
-                )
-                for c in characters
-                if c.side == side
-            ]
-            collapse = lwt.collapse_rows(members)
-            for moved in collapse.moved:
-                emit.set_field(
-                    moved,
-                    "row",
-                    "前衛",
-                    rules=collapse.rules,
-                    text=Message(
-                        f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
-                    ),
-                )
+        self.settle_rows(emit)
         party = [
             lwc.PartyMember(c.name, c.hp, c.side == "pc", rule_conditions(c))
             for c in emit.state.characters.values()
@@ -502,6 +576,67 @@ class LittleWorldTracker(Tracker):
             )
         elif was and not status.down:
             emit.add(ev.PARTY_DOWN, {"down": False}, rules=status.rules)
+
+    def settle_rows(self, emit: Emit) -> None:
+        """LW-COMBAT-16 in combat only: a side whose front row is empty or all 行動不能 moves
+        its back row to the front (they remember the row they were set to, ``row_set``).
+        They go back when a front-liner able to act joins the combat, and when it ends;
+        out of combat rows stay as set (``/char add … back``, ``/gm row``)."""
+        if emit.state.combat is None:
+            self.restore_rows(emit, ("pc", "npc"), "combat over")
+            return
+        for side in ("pc", "npc"):
+            members = [
+                lwt.RowMember(
+                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
+                )
+                for c in emit.state.characters.values()
+                if c.side == side
+            ]
+            if self.cfg(emit).rows_return_when_front_recovers and any(
+                m.row == "前衛" and m.can_act and not emit.character(m.id).fields.get("row_set")
+                for m in members
+            ):
+                self.restore_rows(emit, (side,), "a front-liner can act again")
+                continue
+            collapse = lwt.collapse_rows(members)
+            for moved in collapse.moved:
+                emit.set_field(moved, "row_set", "後衛")
+                emit.set_field(
+                    moved,
+                    "row",
+                    "前衛",
+                    rules=collapse.rules,
+                    text=Message(
+                        f"{moved} は前衛へ (前衛が全滅)", f"{moved} moves to the front row"
+                    ),
+                )
+
+    def restore_rows(self, emit: Emit, sides: tuple[str, ...], why: str) -> None:
+        """Characters moved up by the collapse go back to the row they were set to."""
+        for c in list(emit.state.characters.values()):
+            if c.side in sides and c.fields.get("row_set"):
+                row = c.fields["row_set"]
+                emit.set_field(c.name, "row_set", "")
+                emit.set_field(
+                    c.name,
+                    "row",
+                    row,
+                    rules=("LW-COMBAT-16",),
+                    text=Message(
+                        f"{c.name} は{row}に戻る ({REASONS_JA.get(why, why)})",
+                        f"{c.name} goes back to the {row} ({why})",
+                    ),
+                )
+
+    def joined(self, emit: Emit, character: Character) -> None:
+        """LW-COMBAT-16: a front-liner able to act joining a combat ends the collapse of
+        their side (re-evaluated by :meth:`settle_rows` after the line)."""
+        if emit.state.combat is None or character.fields.get("row") != "前衛":
+            return
+        if character.down or not self.caps(emit, character).can_act:
+            return
+        self.restore_rows(emit, (character.side,), "a front-liner joins")
 
     # -- GM ----------------------------------------------------------------
     def gm_lock(self, emit: Emit, args: list[str]) -> None:
@@ -525,7 +660,8 @@ class LittleWorldTracker(Tracker):
     def gm_row(self, emit: Emit, args: list[str]) -> None:
         if len(args) != 2 or args[1] not in ROWS:
             raise fail("/gm row 名前 前衛|後衛 です", "use /gm row NAME front|back")
-        emit.character(args[0])
+        if emit.character(args[0]).fields.get("row_set"):
+            emit.set_field(args[0], "row_set", "")  # the GM's row is the one set now
         emit.set_field(
             args[0],
             "row",
@@ -534,37 +670,48 @@ class LittleWorldTracker(Tracker):
             text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
         )
 
+    def end_combat(self, emit: Emit) -> None:
+        super().end_combat(emit)
+        self.restore_rows(emit, ("pc", "npc"), "combat over")
+
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
-        """``/gm rest [NIGHTS]``: a night's rest in a safe place gives 体力 + 6 HP, never above
-        max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
+        """``/gm rest [NIGHTS]``: each night in a safe place is 安静状態 for its whole length
+        (setting ``night_minutes``): poison ticks, paralysis and sleep wear off
+        (LW-COND-02…04); then 体力 + 6 HP with the real 体力 of the rested (awake) character,
+        never above max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
         if len(args) > 1 or (args and not args[0].isdecimal()):
             raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
         nights = int(args[0]) if args else 1
         if emit.state.combat is not None:
             raise fail("戦闘中は休めません", "no rest during a combat")
-        for c in list(emit.state.characters.values()):
-            result = lwc.rest(c.hp, c.max_hp, self.ability(c, "体力"), nights, self.cfg(emit))
-            if result.recovered:
-                emit.set_status(
-                    c.name,
-                    "hp",
-                    result.hp,
-                    rules=result.rules,
-                    note=Message(
-                        f"{c.name}: 休息で HP {c.hp} → {result.hp}",
-                        f"{c.name}: rest, HP {c.hp} → {result.hp}",
-                    ),
-                )
-            elif c.down:
-                emit.add(
-                    ev.NOTICE,
-                    {"no_rest": c.name},
-                    rules=result.rules,
-                    text=Message(
-                        f"{c.name} は HP 0 以下なので休息で回復しない",
-                        f"{c.name} is at HP ≤ 0: rest does not heal",
-                    ),
-                )
+        cfg = self.cfg(emit)
+        for night in range(1, nights + 1):
+            if cfg.night_minutes:
+                self.pass_time(emit, cfg.night_minutes, at_rest=True)
+            for c in list(emit.state.characters.values()):
+                result = lwc.rest(c.hp, c.max_hp, self.real_ability(c, "体力"), 1, cfg)
+                label = f"{night}泊目" if nights > 1 else "休息"
+                if result.recovered:
+                    emit.set_status(
+                        c.name,
+                        "hp",
+                        result.hp,
+                        rules=result.rules,
+                        note=Message(
+                            f"{c.name}: {label}で HP {c.hp} → {result.hp}",
+                            f"{c.name}: rest, HP {c.hp} → {result.hp}",
+                        ),
+                    )
+                elif c.down:
+                    emit.add(
+                        ev.NOTICE,
+                        {"no_rest": c.name},
+                        rules=result.rules,
+                        text=Message(
+                            f"{c.name} は HP 0 以下なので休息で回復しない",
+                            f"{c.name} is at HP ≤ 0: rest does not heal",
+                        ),
+                    )
 
     def gm_time(self, emit: Emit, args: list[str]) -> None:
         """``/gm time MINUTES [rest|explore]``: game time passes out of combat — poison ticks
@@ -579,15 +726,16 @@ class LittleWorldTracker(Tracker):
             raise fail("/gm time 分 [rest|explore] です", "use /gm time MINUTES [rest|explore]")
         if emit.state.combat is not None:
             raise fail("戦闘中の時間は手番で進みます", "in combat, time passes by turns")
-        minutes = int(args[0])
-        at_rest = args[1:] in ([], ["rest"], ["休息"])
+        self.pass_time(emit, int(args[0]), at_rest=args[1:] in ([], ["rest"], ["休息"]))
+
+    def pass_time(self, emit: Emit, minutes: int, *, at_rest: bool) -> None:
+        """``minutes`` of game time out of combat, on the room's clock (LW-COND-02…05)."""
         clock = int(emit.state.fields.get("minutes", 0))
         cfg = self.cfg(emit)
         for c in list(emit.state.characters.values()):
             if not c.conditions:
                 continue
             base = rule_conditions(c)
-
             before = lwc.Conditions(
                 poison=base.poison,
                 paralysis=base.paralysis,

@@ -192,12 +192,21 @@ class UnmeiTracker(Tracker):
                 refs[n] = value
         return refs
 
-    def status_bounds(self, character: Character, key: str) -> tuple[int, int, str] | None:
-        if key == "レベル":
-            return um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01"
-        if key.endswith("成長率"):
-            return 0, 100, "UM-LEVEL-02"
-        return None
+    def bound_status(
+        self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
+    ) -> int:
+        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone."""
+        bounds = {"レベル": (um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01")}.get(
+            key, (0, 100, "UM-LEVEL-02") if key.endswith("成長率") else None
+        )
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            lo, hi, rule = bounds
+            raise fail(
+                f"{name} の {key} は {lo}〜{hi} です ({value} にはできません) [{rule}]",
+                f"{name}'s {key} must be {lo} to {hi} (not {value}) [{rule}]",
+                "out of range",
+            )
+        return super().bound_status(emit, name, key, current, value, op, ruling)
 
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """UM-LEVEL-03: with the formula table on, a raised ability raises a derived max HP."""

@@ -1,0 +1,562 @@
+"""帽子世界TRPG special situations and the keeper's hat and ledger as table lines.
+
+The rules are the pure gates of :mod:`saikoro.systems.littleworld.special` and
+:mod:`saikoro.systems.littleworld.keeper`; this module only reads the speaker's character,
+asks the gate, rolls the check it needs (as ``LW<a>>=<t>`` prints it) and records what
+changes (``mounted``, ``swimming``, gathered ``herbs`` on the character; the room's
+``herb_fields`` ledger). A refused action rolls nothing and changes nothing.
+
+- ``/act 行動 [体力|技巧|理知] [目標]`` specialist actions (LW-SPECIAL-01) and any task
+- ``/ride [動物] 目標`` · ``/ride off`` (LW-SPECIAL-02); no attack while mounted
+- ``/drive 乗り物 目標`` (LW-SPECIAL-03): the check must exceed (上回る) the target
+- ``/swim [目標]`` · ``/swim off`` (LW-SPECIAL-04/05); no attack while swimming
+- ``/device 機器 [目標]`` (LW-SPECIAL-06) · ``/language 言語 [目標]`` (LW-SPECIAL-07)
+- ``/herb 場所 [薬草|解毒草] [目標]`` (LW-SPECIAL-08) · ``/gm scenario end`` (herbs lost)
+- ``/cure 名前 手段`` (LW-COND-01/02/05): 治癒魔法 (the card), 中和剤, 解毒草 (a gathered one
+  is used up), 病院, 教会
+- ``/hat release|on|off`` (LW-KEEPER-01) · ``/reward 種類 量 [名前] [発見目標]`` (LW-KEEPER-02)
+
+A GM's line (``--gm``) may do what the gate refuses (the seed's "GM decides"); the line
+says so and is marked as a ruling.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from saikoro.i18n import Message
+from saikoro.sheets import sheet_from_data
+from saikoro.systems.littleworld import commands as lwcmd
+from saikoro.systems.littleworld import conditions as lwc
+from saikoro.systems.littleworld import keeper, special
+from saikoro.systems.littleworld.tasks import find_task
+from saikoro.table import events as ev
+from saikoro.table.emit import Emit, fail, roll_summary
+from saikoro.table.state import Character
+
+if TYPE_CHECKING:
+    from saikoro.systems.littleworld.tracker import LittleWorldTracker
+
+ABILITIES = ("体力", "技巧", "理知")
+REWARD_KINDS = {
+    "exp": "exp",
+    "経験点": "exp",
+    "money": "money",
+    "お金": "money",
+    "cr": "money",
+    "item": "item",
+    "アイテム": "item",
+    "artifact": "artifact",
+    "オーパーツ": "artifact",
+}
+HERB_FIELDS = "herb_fields"  # room field: the fields (野山) gathered this scenario
+
+
+def _number(text: str, what: Message) -> int:
+    if not text.lstrip("-").isdecimal():
+        raise fail(f"{what.ja}は整数です ({text!r})", f"{what.en} must be an integer ({text!r})")
+    return int(text)
+
+
+class SpecialSituations:
+    """The verbs of the special situations, on a :class:`LittleWorldTracker`."""
+
+    def __init__(self, tracker: LittleWorldTracker) -> None:
+        self.tracker = tracker
+        self.verbs = {
+            "act": self.act,
+            "ride": self.ride,
+            "drive": self.drive,
+            "swim": self.swim,
+            "device": self.device,
+            "language": self.language,
+            "herb": self.herb,
+            "hat": self.hat,
+            "reward": self.reward,
+            "cure": self.cure,
+        }
+        self.gm_verbs = {"scenario": self.gm_scenario}
+        self.verb_help = {
+            "act 行動 [体力|技巧|理知] [目標]": Message(
+                "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心はスキルカードが必要 LW-SPECIAL-01)",
+                "a task check (specialist actions need their skill card)",
+            ),
+            "ride [動物] 目標 · /ride off": Message(
+                "騎乗: 【技巧】判定、騎乗中は攻撃できない (LW-SPECIAL-02)",
+                "ride: 技巧 check; no attack while mounted",
+            ),
+            "drive 乗り物 目標": Message(
+                "車・バイク: 【技巧】判定で目標値を上回る; 船・飛行機は不可 (LW-SPECIAL-03)",
+                "drive a car or bike (技巧 must exceed the target); no licence vehicles",
+            ),
+            "swim [目標] · /swim off": Message(
+                "水泳: カナヅチ不可、潜水限界 体力×30秒、水中では攻撃不可 (LW-SPECIAL-04/05)",
+                "swim: not a カナヅチ; breath limit 体力×30 s; no attack in water",
+            ),
+            "device 機器 [目標]": Message(
+                "電子機器の操作 (機械オンチ不可 LW-SPECIAL-06)", "operate electronics"
+            ),
+            "language 言語 [目標]": Message(
+                "特殊言語は【理知】判定 (LW-SPECIAL-07)", "a special language: 理知 check"
+            ),
+            "herb 場所 [薬草|解毒草] [目標]": Message(
+                "野草採取 (スカウト・錬金術師・農民、同じ野山は1シナリオ1回 LW-SPECIAL-08)",
+                "gather herbs (スカウト/錬金術師/農民; once per field per scenario)",
+            ),
+            "hat release|on|off": Message("帽子解放・帽子 (LW-KEEPER-01)", "hat release / hat"),
+            "reward 種類 量 [名前] [発見目標]": Message(
+                "管理人の報酬を価値観で支払う (exp|money|item|artifact, LW-KEEPER-02)",
+                "a keeper pays a reward with 価値観",
+            ),
+            "cure 名前 治癒魔法|中和剤|解毒草|病院|教会": Message(
+                "治療: 治癒魔法は全状態異常、中和剤・解毒草は毒、病院・教会は混乱 (LW-COND-01/02/05)",
+                "cure: 治癒魔法 all conditions, 中和剤/解毒草 poison, 病院/教会 confusion",
+            ),
+            "gm scenario end": Message(
+                "シナリオ終了: 野草は失われる (LW-SPECIAL-08)", "scenario end: herbs are lost"
+            ),
+        }
+
+    # -- helpers ---------------------------------------------------------------
+    def _sheet(self, character: Character) -> Any:
+        return sheet_from_data(character.sheet)
+
+    def _gate(self, emit: Emit, name: str, permission: special.Permission) -> None:
+        """Refuse what the rules refuse; a GM's line overrides it, logged as a ruling."""
+        if permission.allowed and not permission.gm_override:
+            return
+        reason = permission.reason or Message("できません", "not allowed")
+        if not permission.allowed:
+            raise fail(f"{name}: {reason.ja}", f"{name}: {reason.en}", "special situation")
+        emit.add(
+            ev.NOTICE,
+            {"ruling": "special", "name": name},
+            rules=permission.rules,
+            gm=True,
+            text=Message(
+                f"GM裁定: {reason.ja} — {name} に許可",
+                f"GM ruling: {reason.en} — allowed for {name}",
+            ),
+        )
+
+    def _check(
+        self,
+        emit: Emit,
+        name: str,
+        what: Message,
+        ability: str,
+        target: int | None,
+        rules: tuple[str, ...],
+        *,
+        exceed: bool = False,
+        free: Message | None = None,
+    ) -> bool | None:
+        """Roll ``ability``'s check as ``LW<a>>=<t>`` shows it (``exceed``: the target must be
+        exceeded, so ``>=t+1``); logged as a roll. Success, or None without a target.
+        ``free``: without a target the action needs no check; this line is logged instead."""
+        if target is None and free is not None:
+            emit.add(ev.NOTICE, {"action": what.ja, "by": name}, rules=rules, text=free)
+            return None
+        character = emit.character(name)
+        value = self.tracker.ability(character, ability)
+        goal = None if target is None else target + 1 if exceed else target
+        command = f"LW{value}" + ("" if goal is None else f">={goal}")
+        result = lwcmd.check_command(command, value, goal, emit.randomizer, self.tracker.cfg(emit))
+        over = Message(f", 目標値{target}を上回る", f", must exceed {target}") if exceed else None
+        head_ja = f"{name}: {what.ja} ({ability}{over.ja if over else ''})"
+        head_en = f"{name}: {what.en} ({ability}{over.en if over else ''})"
+        english = result.text_en or result.text  # LW commands make their own English
+        emit.add(
+            ev.ROLL,
+            {
+                "action": "special",
+                "what": what.ja,
+                "ability": ability,
+                "target": target,
+                "result": roll_summary(result),
+            },
+            rules=tuple(dict.fromkeys((*rules, *result.rules))),
+            text=Message(f"{head_ja}{lwcmd.SEP}{result.text}", f"{head_en}{lwcmd.SEP}{english}"),
+        )
+        return None if target is None else result.success
+
+    def _split_target(self, args: list[str]) -> tuple[list[str], int | None]:
+        """The arguments and a trailing target number (None when there is none)."""
+        if args and args[-1].lstrip("-").isdecimal():
+            return args[:-1], _number(args[-1], Message("目標値", "the target"))
+        return args, None
+
+    # -- LW-SPECIAL-01 ---------------------------------------------------------
+    def act(self, emit: Emit, name: str, args: list[str]) -> None:
+        """A task check; specialist actions are refused without their skill card."""
+        usage = Message("/act 行動 [体力|技巧|理知] [目標]", "/act TASK [ABILITY] [TARGET]")
+        rest, target = self._split_target(args)
+        ability = rest.pop() if len(rest) >= 2 and rest[-1] in ABILITIES else None
+        if len(rest) != 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        action = rest[0]
+        character = emit.character(name)
+        cards = list(self._sheet(character).skill_cards)
+        gate = special.specialist_action(
+            action, cards, gm_override=emit.gm, settings=self.tracker.cfg(emit)
+        )
+        self._gate(emit, name, gate)
+        rules = gate.rules
+        if ability is None:
+            ability = self.tracker.cfg(emit).specialist_abilities.get(
+                special.specialist_key(action)
+            )
+        if ability is None:
+            task = find_task(action)
+            if task is None:
+                raise fail(
+                    f"「{action}」に使う能力値が分かりません: /act {action} 体力|技巧|理知 [目標]",
+                    f"which ability does '{action}' use? /act {action} ABILITY [TARGET]",
+                )
+            ability = max(task.abilities, key=lambda a: self.tracker.ability(character, a))
+            rules = (*rules, *task.rules)
+        self._check(emit, name, Message(action, action), ability, target, rules)
+
+    # -- LW-SPECIAL-02 ---------------------------------------------------------
+    def ride(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Mount (a 技巧 check) or dismount; no attack while mounted."""
+        if args in (["off"], ["降りる"]):
+            if not emit.character(name).fields.get("mounted"):
+                raise fail(f"{name} は騎乗していません", f"{name} is not mounted")
+            emit.set_field(
+                name,
+                "mounted",
+                "",
+                rules=("LW-SPECIAL-02",),
+                text=Message(f"{name} は降りた", f"{name} dismounts"),
+            )
+            return
+        usage = Message("/ride [動物] 目標 · /ride off", "/ride [ANIMAL] TARGET or /ride off")
+        rest, target = self._split_target(args)
+        if target is None or len(rest) > 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        animal = rest[0] if rest else "馬"
+        gate = special.riding(animal, in_combat=emit.state.combat is not None, gm_override=emit.gm)
+        self._gate(emit, name, gate)
+        what = Message(f"騎乗 ({animal})", f"riding ({animal})")
+        if self._check(emit, name, what, "技巧", target, gate.rules):
+            emit.set_field(
+                name,
+                "mounted",
+                animal,
+                rules=gate.rules,
+                text=Message(
+                    f"{name} は{animal}に乗った (騎乗中は戦闘できません)",
+                    f"{name} rides the {animal} (no combat while mounted)",
+                ),
+            )
+
+    # -- LW-SPECIAL-03 ---------------------------------------------------------
+    def drive(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Drive a car or a bike: the 技巧 check must exceed the target."""
+        usage = Message("/drive 乗り物 目標", "/drive VEHICLE TARGET")
+        rest, target = self._split_target(args)
+        if target is None or len(rest) != 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        gate = special.vehicle(rest[0], gm_override=emit.gm)
+        self._gate(emit, name, gate)
+        exceed = self.tracker.cfg(emit).vehicle_must_exceed
+        what = Message(f"{rest[0]}の運転", f"driving the {rest[0]}")
+        self._check(emit, name, what, "技巧", target, gate.rules, exceed=exceed)
+
+    # -- LW-SPECIAL-04/05 ------------------------------------------------------
+    def swim(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Go into the water (a カナヅチ cannot), show the breath limit, or leave it."""
+        if args in (["off"], ["上がる"]):
+            emit.character(name)
+            emit.set_field(
+                name,
+                "swimming",
+                False,
+                rules=("LW-SPECIAL-05",),
+                text=Message(f"{name} は水から上がった", f"{name} leaves the water"),
+            )
+            return
+        usage = Message("/swim [目標] · /swim off", "/swim [TARGET] or /swim off")
+        rest, target = self._split_target(args)
+        if rest:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        character = emit.character(name)
+        sheet = self._sheet(character)
+        cfg = self.tracker.cfg(emit)
+        body = self.tracker.real_ability(character, "体力")
+        gate = special.swimming(
+            body, kanazuchi_opt_in=sheet.kanazuchi_opt_in, gm_override=emit.gm, settings=cfg
+        )
+        self._gate(emit, name, gate)
+        limit = special.breath_limit_seconds(self.tracker.ability(character, "体力"), cfg)
+        emit.set_field(
+            name,
+            "swimming",
+            True,
+            rules=gate.rules,
+            text=Message(
+                f"{name} は水中へ: 潜水限界 約{limit}秒 (水中では戦闘できません)"
+                if limit is not None
+                else f"{name} は水中へ (この世界に水中ペナルティはありません)",
+                f"{name} is in the water: breath limit about {limit} s (no combat in water)"
+                if limit is not None
+                else f"{name} is in the water (this world has no water penalty)",
+            ),
+        )
+        if target is not None:
+            self._check(emit, name, Message("水泳", "swimming"), "体力", target, gate.rules)
+
+    # -- LW-SPECIAL-06/07 ------------------------------------------------------
+    def device(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Operate an electronic device (a 機械オンチ cannot); a 理知 check with a target."""
+        usage = Message("/device 機器 [目標]", "/device DEVICE [TARGET]")
+        rest, target = self._split_target(args)
+        if len(rest) != 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        character = emit.character(name)
+        gate = special.electronics(
+            self.tracker.real_ability(character, "理知"), gm_override=emit.gm
+        )
+        self._gate(emit, name, gate)
+        what = Message(f"{rest[0]}の操作", f"operating the {rest[0]}")
+        free = Message(f"{name}: {what.ja} (簡単な操作は判定なし)", f"{name}: {what.en}")
+        self._check(emit, name, what, "理知", target, gate.rules, free=free)
+
+    def language(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Read or speak a language: common needs nothing, a special one a 理知 check."""
+        usage = Message("/language 言語 [目標]", "/language LANGUAGE [TARGET]")
+        rest, target = self._split_target(args)
+        if len(rest) != 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        emit.character(name)
+        gate = special.language(special=target is not None)
+        what = Message(f"{rest[0]}の読解", f"reading {rest[0]}")
+        free = Message(
+            f"{name}: {rest[0]} は世界間の共通語 (判定なし; 特殊言語なら /language {rest[0]} 目標)",
+            f"{name}: {rest[0]} is the common language (no check; a special one: add a target)",
+        )
+        self._check(emit, name, what, "理知", target, gate.rules, free=free)
+
+    # -- LW-SPECIAL-08 ---------------------------------------------------------
+    def herb(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Gather herbs at a field: card holders only, once per field per scenario."""
+        usage = Message("/herb 場所 [薬草|解毒草] [目標]", "/herb FIELD [薬草|解毒草] [TARGET]")
+        rest, target = self._split_target(args)
+        herb = rest.pop() if len(rest) == 2 and rest[-1] in ("薬草", "解毒草") else "薬草"
+        if len(rest) != 1:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        place = rest[0]
+        character = emit.character(name)
+        cfg = self.tracker.cfg(emit)
+        ledger = special.HerbLedger(frozenset(emit.state.fields.get(HERB_FIELDS) or ()))
+        cards = list(self._sheet(character).skill_cards)
+        gate = special.herb_gathering(cards, place, ledger, gm_override=emit.gm, settings=cfg)
+        self._gate(emit, name, gate)
+        goal = cfg.herb_target if target is None else target
+        what = Message(f"野草採取 ({place})", f"herb gathering ({place})")
+        self._check(emit, name, what, "技巧", goal, gate.rules)
+        rolled = emit.events[-1].data["result"]
+        attempt = special.gather_herbs(
+            int(rolled["value"]),
+            place,
+            ledger,
+            herb=herb,
+            target=goal,
+            critical=bool(rolled["critical"]),
+            fumble=bool(rolled["fumble"]),
+            settings=cfg,
+        )
+        emit.add(
+            ev.ROOM_SET,
+            {"key": HERB_FIELDS, "value": sorted(attempt.ledger.fields)},
+            rules=attempt.rules,
+        )
+        if attempt.herb is not None:
+            herbs = [*emit.character(name).fields.get("herbs", []), attempt.herb]
+            emit.set_field(
+                name,
+                "herbs",
+                herbs,
+                rules=attempt.rules,
+                text=Message(
+                    f"{name} は{attempt.herb}を入手 (この世界から持ち出せず、シナリオ終了時に失う)",
+                    f"{name} gets {attempt.herb} (cannot leave this world; lost at the "
+                    "end of the scenario)",
+                ),
+            )
+
+    def gm_scenario(self, emit: Emit, args: list[str]) -> None:
+        """``/gm scenario end``: the scenario ends; herbs are lost (LW-SPECIAL-08): those
+        gathered at the table and the sheet's ``scenario_only`` items (listed in the
+        character's ``items_lost``); every field may be gathered again in the next one."""
+        if args != ["end"] and args != ["終了"]:
+            raise fail("/gm scenario end です", "use /gm scenario end")
+        for character in list(emit.state.characters.values()):
+            gathered = list(character.fields.get("herbs") or [])
+            already = set(character.fields.get("items_lost") or [])
+            items = [i for i in self._sheet(character).items if i.name not in already]
+            _, lost_items = special.herbs_at_scenario_end(items)  # the sheet's scenario_only
+            lost = gathered + [i.name for i in lost_items]
+            if not lost:
+                continue
+            if lost_items:
+                emit.set_field(
+                    character.name,
+                    "items_lost",
+                    sorted(already | {i.name for i in lost_items}),
+                    rules=("LW-SPECIAL-08",),
+                )
+            emit.set_field(
+                character.name,
+                "herbs",
+                [],
+                rules=("LW-SPECIAL-08",),
+                text=Message(
+                    f"{character.name} の{'・'.join(lost)}は失われた",
+                    f"{character.name} loses {', '.join(lost)}",
+                ),
+            )
+        emit.add(
+            ev.ROOM_SET,
+            {"key": HERB_FIELDS, "value": None},
+            rules=("LW-SPECIAL-08",),
+            text=Message("シナリオ終了", "the scenario ends"),
+        )
+
+    # -- LW-COND-01/02/05 ------------------------------------------------------
+    def cure(self, emit: Emit, name: str, args: list[str]) -> None:
+        """Cure a character's conditions: 治癒魔法 all of them (its card is needed), 中和剤 or
+        解毒草 poison (a gathered 解毒草 is used up), 病院 or 教会 confusion."""
+        means = ("治癒魔法", "中和剤", "解毒草", "病院", "教会")
+        if len(args) != 2 or args[1] not in means:
+            raise fail(f"/cure 名前 {'|'.join(means)} です", f"use /cure NAME {'|'.join(means)}")
+        target, how = args
+        healer = emit.character(name)
+        patient = emit.character(target)
+        if how == "治癒魔法":
+            if how not in self._sheet(healer).skill_cards and not emit.gm:
+                raise fail(
+                    f"{name} はスキルカード「治癒魔法」を持っていません",
+                    f"{name} has no skill card 治癒魔法",
+                )
+            if not self.tracker.caps(emit, healer).can_use_skill_cards:
+                raise fail(f"{name} はいまスキルカードを使えません", f"{name} cannot use cards now")
+        from saikoro.systems.littleworld.tracker import rule_conditions
+
+        before = rule_conditions(patient)
+        after, rules = lwc.cure(before, how)  # type: ignore[arg-type]
+        gone = [
+            label
+            for label, was, now in (
+                ("毒", before.poison, after.poison),
+                ("麻痺", before.paralysis, after.paralysis),
+                ("睡眠", before.sleep, after.sleep),
+                (self.tracker.cfg(emit).confusion_label, before.confusion, after.confusion),
+            )
+            if was and not now
+        ]
+        if not gone:
+            raise fail(
+                f"{target} には{how}で治る状態異常がありません",
+                f"{target} has no condition {how} cures",
+            )
+        herbs = list(healer.fields.get("herbs") or [])
+        if how == "解毒草" and how in herbs:
+            herbs.remove(how)
+            emit.set_field(name, "herbs", herbs, rules=("LW-SPECIAL-08",))
+        for label in gone:
+            emit.remove_condition(
+                target,
+                label,
+                rules=rules,
+                text=Message(f"{target}: {how}で{label}が治った", f"{target}: {how} cures {label}"),
+            )
+
+    # -- LW-KEEPER-01/02 -------------------------------------------------------
+    def hat(self, emit: Emit, name: str, args: list[str]) -> None:
+        """帽子解放 (only with the hat on), or put the hat on / take it off."""
+        if len(args) != 1 or args[0] not in ("release", "解放", "on", "off"):
+            raise fail("/hat release|on|off です", "use /hat release, on or off")
+        character = emit.character(name)
+        sheet = self._sheet(character)
+        if sheet.keeper is None:
+            raise fail(f"{name} は管理人ではありません", f"{name} is not a keeper")
+        state = keeper.HatState(
+            bool(character.fields.get("hat_worn", sheet.keeper.hat_worn)),
+            bool(character.fields.get("hat_released", sheet.keeper.hat_released)),
+        )
+        try:
+            if args[0] in ("release", "解放"):
+                new = keeper.release_hat(state)
+                said = Message(f"{name}: 帽子解放 (効果はGMが判断)", f"{name}: hat release")
+            elif args[0] == "on":
+                new = keeper.put_on_hat(state)
+                said = Message(f"{name} は帽子を被った", f"{name} puts the hat on")
+            else:
+                new = keeper.take_off_hat(state)
+                said = Message(f"{name} は帽子を脱いだ", f"{name} takes the hat off")
+        except keeper.KeeperError as error:
+            raise fail(f"{name}: {error.message.ja}", f"{name}: {error.message.en}") from None
+        emit.set_field(name, "hat_worn", new.worn, rules=new.rules)
+        emit.set_field(name, "hat_released", new.released, rules=new.rules, text=said)
+
+    def reward(self, emit: Emit, name: str, args: list[str]) -> None:
+        """A keeper pays a reward with 価値観 (refused when it would overspend)."""
+        usage = Message(
+            "/reward exp|money|item|artifact 量 [名前] [発見目標]",
+            "/reward exp|money|item|artifact AMOUNT [NAME] [FOUND-TARGET]",
+        )
+        if len(args) < 2 or args[0] not in REWARD_KINDS:
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        amount = _number(args[1], Message("量", "the amount"))
+        label, found = "", None
+        for extra in args[2:]:
+            if extra.isdecimal():
+                found = int(extra)
+            else:
+                label = extra
+        character = emit.character(name)
+        sheet = self._sheet(character)
+        if sheet.keeper is None:
+            raise fail(f"{name} は管理人ではありません", f"{name} is not a keeper")
+        value = int(character.statuses.get("価値観", sheet.keeper.values_percent))
+        cfg = self.tracker.cfg(emit)
+        try:
+            reward = keeper.Reward(REWARD_KINDS[args[0]], amount, label, found)  # type: ignore[arg-type]
+            plan = keeper.plan_reward(keeper.KeeperLedger(value), reward, cfg)
+        except keeper.KeeperError as error:
+            raise fail(error.message.ja, error.message.en) from None
+        if not plan.allowed:
+            assert plan.reason is not None
+            raise fail(f"{name}: {plan.reason.ja}", f"{name}: {plan.reason.en}", "overspending")
+        cost = plan.cost
+        off = f", 発見割引{cost.discount}%" if cost.discount else ""
+        emit.set_status(
+            name,
+            "価値観",
+            plan.balance_after,
+            rules=plan.rules,
+            note=Message(
+                f"{name}: 報酬 {args[0]} {amount}{' ' + label if label else ''} "
+                f"= 価値観{cost.cost}% ({cost.base}%{off}) 価値観 {value} → {plan.balance_after}",
+                f"{name}: reward {args[0]} {amount}{' ' + label if label else ''} "
+                f"costs {cost.cost}% 価値観 ({value} → {plan.balance_after})",
+            ),
+        )
+
+    # -- what other lines must respect -------------------------------------------
+    def refuse_attack(self, emit: Emit, character: Character) -> None:
+        """LW-SPECIAL-02/05: no attack while mounted, or in water where the penalty holds."""
+        if character.fields.get("mounted"):
+            raise fail(
+                f"{character.name} は騎乗中なので戦闘できません (/ride off)",
+                f"{character.name} is mounted: no combat (/ride off)",
+                "special situation",
+            )
+        if character.fields.get("swimming") and self.tracker.cfg(emit).water_penalty:
+            raise fail(
+                f"{character.name} は水中なので戦闘できません (/swim off)",
+                f"{character.name} is in the water: no combat (/swim off)",
+                "special situation",
+            )
