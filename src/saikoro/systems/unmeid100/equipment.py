@@ -54,7 +54,7 @@ def initial_held(weapons: Sequence[WeaponLike], held: Sequence[str] | None, shie
     return Held((weapons[0].name,) if weapons else (), shield)
 
 
-def _find(weapons: Sequence[WeaponLike], name: str) -> WeaponLike:
+def find_weapon(weapons: Sequence[WeaponLike], name: str) -> WeaponLike:
     for weapon in weapons:
         if weapon.name == name:
             return weapon
@@ -80,7 +80,7 @@ def melee_weapon(
     hand and not a bow); with no melee weapon on the sheet at all, the named default
     (``default_melee_weapon``, e.g. 素手 1D6)."""
     if name is not None and name != settings.default_melee_weapon:
-        weapon = _find(weapons, name)
+        weapon = find_weapon(weapons, name)
         if weapon.ranged:
             raise _refuse(
                 f"{name} は射撃武器です: 白兵攻撃には使えません (/shoot)",
@@ -115,7 +115,7 @@ def bow(weapons: Sequence[WeaponLike], held: Held, name: str | None = None) -> U
     """UM-RANGED-01/UM-EQUIP-01: a shot needs a ranged weapon (a bow) in hand; it uses the
     bow's damage dice."""
     if name is not None:
-        weapon = _find(weapons, name)
+        weapon = find_weapon(weapons, name)
         if not weapon.ranged:
             raise _refuse(
                 f"{name} は射撃武器 (弓) ではありません (/melee)",
@@ -144,7 +144,7 @@ def bow(weapons: Sequence[WeaponLike], held: Held, name: str | None = None) -> U
 def take_in_hand(weapons: Sequence[WeaponLike], held: Held, name: str) -> Held:
     """UM-SWITCH-01: take ``name`` in hand instead of what is held (this takes a turn);
     a two-handed weapon cannot be held with the shield, which is put down with it."""
-    weapon = _find(weapons, name)
+    weapon = find_weapon(weapons, name)
     if name in held.weapons:
         raise _refuse(
             f"{name} はもう手に持っています", f"{name} is already in hand", "already held"

@@ -1049,7 +1049,7 @@ class UnmeiTracker(Tracker):
         names = [a for a in args[1:] if a not in ("shield", "盾")]
         weapons = _sheet(character).weapons
         for weapon in names:
-            eq._find(weapons, weapon)
+            eq.find_weapon(weapons, weapon)
         shield = len(names) < len(args) - 1
         emit.set_field(args[0], "held", names, rules=("UM-EQUIP-01",))
         emit.set_field(
