@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-EXTRAS = ("fastapi", "starlette", "uvicorn", "multipart", "psycopg", "matplotlib")
+EXTRAS = ("fastapi", "starlette", "uvicorn", "multipart", "websockets", "psycopg", "matplotlib")
 
 BLOCKER = f"""
 import importlib.abc, sys

@@ -373,6 +373,12 @@ def test_head_of_the_v2_routes(client, path: str) -> None:
     assert_cors(response)
 
 
+def test_front_page_is_html(client) -> None:
+    """``/`` is the table's page (a small fallback page until the web table is installed)."""
+    response = client.get("/")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+
+
 def test_request_too_large(client) -> None:
     response = client.post("/v2/original_table", data={"table": "x" * 70_000})
     assert response.status_code == 413

@@ -68,9 +68,12 @@ def test_serve_runs_the_pool_and_the_connection_rules(monkeypatch) -> None:
 def test_serve_defaults(monkeypatch) -> None:
     seen: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda a, **o: seen.update(app=a, **o))
-    assert CliRunner().invoke(app, ["serve"]).exit_code == 0
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 0
     assert (seen["host"], seen["port"]) == ("127.0.0.1", 8000)
-    assert seen["app"].state.db_url is None
+    assert seen["app"].state.db_url == "saikoro.db"  # the table's SQLite file, said at start-up
+    assert "./saikoro.db" in result.output
+    assert "http://127.0.0.1:8000/" in result.output
 
 
 def test_bad_port_is_a_usage_error() -> None:

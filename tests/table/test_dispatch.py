@@ -42,7 +42,8 @@ def test_substitution_from_the_speakers_sheet(lw):
 
 
 def test_at_name_speaks_for_one_line(lw):
-    out = lw(speaker="アリス", rands=[(1, 6), (2, 6)]).run("@ボブ 2D6+{体力}")
+    # the GM speaks as any character; a player only as their own (tests/table/test_roles.py)
+    out = lw(speaker="アリス", gm=True, rands=[(1, 6), (2, 6)]).run("@ボブ 2D6+{体力}")
     assert "ボブ: (2D6+4)" in out.text("ja")
 
 

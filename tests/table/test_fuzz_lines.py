@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.store import open_store
+from saikoro.table.actors import Actor
 from saikoro.table.session import TableSession
 
 from .helpers import SHEETS
@@ -109,19 +110,21 @@ def test_any_line_gives_a_result_or_a_clean_refusal(tmp_path_factory, data, syst
     if combat and SETUP[system]:
         setup.run("/combat start")
     for line in data.draw(st.lists(lines(system), min_size=1, max_size=12), label="lines"):
-        who = data.draw(st.sampled_from(["gm", "player", *NAMES[system]]), label="as")
+        who = data.draw(st.sampled_from(["gm", "player", "spectator", *NAMES[system]]), label="as")
         session = TableSession.open(
             store,
             room,
             system,
             gm=who == "gm",
-            speaker=None if who in ("gm", "player") else who,
+            speaker=None if who in ("gm", "player", "spectator") else who,
             source=SeededSource(1),
+            actor=Actor.spectator() if who == "spectator" else None,
         )
         before = session.state.model_copy(deep=True)
         started = time.perf_counter()
         try:
-            session.run(line)
+            outcome = session.run(line)
+            assert not (who == "spectator" and outcome.events), line  # spectators only read
         except SaikoroError as error:
             assert error.message.ja and error.message.en, line
             session.refresh()

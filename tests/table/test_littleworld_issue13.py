@@ -47,7 +47,7 @@ def state(db: str) -> dict[str, dict[str, Any]]:
 def test_hp_at_zero_recovers_only_by_a_logged_gm_ruling(tmp_path: Path) -> None:
     db = str(tmp_path / "t.db")
     lw(db, [f"/char add {SHEETS / 'bob.json'}", "@ボブ :HP=0"])
-    out = lw(db, ["@ボブ :HP+5", "@ボブ :HP=3", "@ボブ :HP-1"], gm=False)
+    out = lw(db, ["@ボブ :HP+5", "@ボブ :HP=3", "@ボブ :HP-1"], gm=False, speaker="ボブ")
     assert [o["ok"] for o in out] == [False, False, True]
     assert out[0]["reason"] == "cannot recover" and "GMの裁定" in out[0]["ja"]
     assert state(db)["ボブ"]["hp"] == -1  # damage still lands
@@ -259,7 +259,41 @@ def party(tmp_path: Path) -> str:
 
 
 def player(db: str, lines: list[str], rands: list[str] | None = None) -> list[dict]:
-    return lw(db, lines, rands, gm=False)
+    """The lines typed by the party's player (one player of ギン, ミミ and リリィ), with
+    scripted dice, as ``saikoro play --json`` reports them."""
+    from saikoro.dice.randomizer import ScriptedSource, parse_rands
+    from saikoro.errors import SaikoroError
+    from saikoro.store import open_store
+    from saikoro.table.actors import Actor
+    from saikoro.table.session import TableSession
+
+    store = open_store(db)
+    try:
+        session = TableSession.open(
+            store,
+            "r",
+            actor=Actor.player("ギン", "ミミ", "リリィ"),
+            source=ScriptedSource(parse_rands(",".join(rands or []))),
+        )
+        out: list[dict] = []
+        for line in lines:
+            try:
+                shown = session.run(line)
+            except SaikoroError as error:
+                out.append(
+                    {
+                        "line": line,
+                        "ok": False,
+                        "reason": error.reason,
+                        "ja": error.message.ja,
+                        "en": error.message.en,
+                    }
+                )
+            else:
+                out.append({"line": line, "ok": True, "text": shown.text("ja")})
+        return out
+    finally:
+        store.close()
 
 
 @pytest.mark.rule("LW-SPECIAL-01", "LW-ABIL-02", "LW-ABIL-03", via="table")

@@ -137,7 +137,7 @@ def test_a_player_without_a_character_is_shown_as_a_player_and_has_no_gm_powers(
     refused(player, "/gm set アリス hp 1")
     gm.run("@アリス :HP-1")
     error = refused(player, "/undo")  # the GM's line is not theirs
-    assert error.reason == "not yours"
+    assert error.reason == "forbidden"
     assert gm.run("/log 1").text("ja").startswith("#")
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.unmeid100.table_helpers import chars, refused, run
+from tests.table.helpers import SHEETS, play
+from tests.unmeid100.table_helpers import UM, chars, refused, run
 
 
 @pytest.mark.rule("UM-LEVEL-05", "UM-LEVEL-02", "UM-LEVEL-01", "UM-LEVEL-04", via="table")
@@ -89,12 +90,17 @@ def test_levelup_is_refused_at_level_10_for_the_dead_and_in_combat(tmp_path):
 
 @pytest.mark.rule("UM-LEVEL-05", via="table")
 def test_a_player_levels_up_only_their_own_character(tmp_path):
-    out = run(
-        tmp_path,
-        ["@ミア /levelup ケン", "@ケン /levelup ケン", "@ケン /levelup ケン 体格"],
+    db = str(tmp_path / "p.db")
+    added = play(db, "r", [f"/char add {SHEETS}/{n}.json" for n in ("ken", "mia")], system=UM)
+    assert all(o["ok"] for o in added)
+    out = play(
+        db,
+        "r",
+        ["/levelup ミア", "/levelup ケン", "/levelup ケン 体格", "/state"],
         ["1/100", "2/100", "3/100", "4/100"],
-        sheets=("ken", "mia"),
         gm=False,
+        speaker="ケン",  # ケン's player
     )
-    assert refused(out) == ["@ミア /levelup ケン"]
+    assert refused(out) == ["/levelup ミア"]
+    assert "本人か GM だけ" in out[0]["ja"]
     assert chars(out)["ケン"]["statuses"] == {"レベル": 3, "体格": 11}

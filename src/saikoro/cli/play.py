@@ -1,7 +1,12 @@
 """``saikoro play``: a room's chat lines from a terminal or a script (a contract).
 
     saikoro play --db PATH_OR_URL --room NAME [--system ID] [--as NAME] [--gm]
-                 [--rands V/S,…] [--json]
+                 [--token TOKEN] [--rands V/S,…] [--json]
+
+Who plays: with ``--token`` (or ``$SAIKORO_TOKEN``) the holder of that link of the room
+(``saikoro room create``): its GM, the player of its character, or a spectator. Without
+it ``--gm`` is the GM — refused on a room that has a GM link — and otherwise a player of
+the ``--as`` character. The table's roles (docs/play.md) apply to every line.
 
 Reads chat lines — an interactive prompt with history when stdin is a terminal, plain
 UTF-8 lines otherwise (a line that is not UTF-8 is refused) — and prints each result until
@@ -35,8 +40,15 @@ def play(
     gm: bool = typer.Option(False, "--gm", help="you are the GM (secret rolls, /gm rulings)"),
     rands: str | None = typer.Option(None, "--rands", help="scripted dice V/S,… for the whole run"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per line"),
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        envvar="SAIKORO_TOKEN",
+        show_envvar=True,
+        help="a link's token of the room (saikoro room create): play as its holder",
+    ),
 ) -> None:
-    raise typer.Exit(run_play(db, room, system, as_, gm, rands, as_json))
+    raise typer.Exit(run_play(db, room, system, as_, gm, rands, as_json, token))
 
 
 def _lines_from_terminal() -> Iterator[str]:
@@ -138,11 +150,12 @@ def run_play(
     gm: bool,
     rands: str | None,
     as_json: bool,
+    token: str | None = None,
 ) -> int:
     from saikoro.cli.report import json_line, print_error, terminal_text
     from saikoro.dice.randomizer import RandomSource, ScriptedSource, parse_rands
     from saikoro.errors import SaikoroError
-    from saikoro.i18n import current_lang
+    from saikoro.i18n import Message, current_lang
     from saikoro.store import StoreError, open_store
     from saikoro.table.session import TableSession
     from saikoro.transfer import register_with_table
@@ -166,21 +179,34 @@ def run_play(
             print(terminal_text(error.message.both()), file=sys.stderr)
         return 2
 
+    store = None
     try:
         from saikoro.systems.hints import resolve_system_id
 
         scripted = ScriptedSource(parse_rands(rands)) if rands is not None else None
         store = open_store(db)
+        actor = _actor(store, room, gm, token)
+        if actor is not None and speaker and not actor.is_gm and not actor.owns(speaker):
+            raise SaikoroError(
+                Message(
+                    f"{speaker} はこのリンクのキャラクターではありません (--as)",
+                    f"{speaker} is not this link's character (--as)",
+                ),
+                reason="forbidden",
+            )
         session = TableSession.open(
             store,
             room,
             resolve_system_id(system) if system else system,
             speaker=speaker,
-            gm=gm,
+            gm=gm if actor is None else actor.is_gm,
             source=scripted or RandomSource(),
+            actor=actor,
         )
         _check_speaker(session, speaker)
     except SaikoroError as error:
+        if store is not None:
+            store.close()
         return fatal(error)
 
     status = 0
@@ -220,7 +246,7 @@ def run_play(
                 body: dict[str, Any] = {
                     "line": line,
                     "ok": True,
-                    "text": outcome.text(lang, gm=gm),
+                    "text": outcome.caller_text(lang),
                     "events": len(outcome.events),
                     "version": session.state.version,
                 }
@@ -228,7 +254,7 @@ def run_play(
                     body["state"] = outcome.data
                 print(json_line(body), flush=True)
             else:
-                text = outcome.text(lang, gm=gm)
+                text = outcome.caller_text(lang)
                 if text:
                     print(terminal_text(text), flush=True)
         if scripted is not None and scripted.remaining:
@@ -240,3 +266,33 @@ def run_play(
     finally:
         store.close()
     return status
+
+
+def _actor(store: Any, room: str, gm: bool, token: str | None) -> Any:
+    """Who plays: the token's link holder; ``--gm`` without one only on a room that has no
+    GM link; None (``--gm`` / ``--as`` as given) otherwise."""
+    from saikoro.errors import SaikoroError
+    from saikoro.i18n import Message
+    from saikoro.store import LinkStore
+    from saikoro.table.rooms import actor_for, authenticate
+
+    if token is not None:
+        actor = actor_for(authenticate(store, room, token.strip()))
+        if gm and not actor.is_gm:
+            raise SaikoroError(
+                Message(
+                    "--gm にはこの部屋の GM リンクのトークンが必要です (このトークンは GM のものではありません)",
+                    "--gm needs the room's GM link token (this token is not the GM's)",
+                ),
+                reason="forbidden",
+            )
+        return actor
+    if gm and LinkStore(store).has_live(room, "gm"):
+        raise SaikoroError(
+            Message(
+                f"部屋 {room!r} には GM リンクがあります: --gm には --token (GM のトークン) が必要です",
+                f"room {room!r} has a GM link: --gm needs --token with the GM's token",
+            ),
+            reason="forbidden",
+        )
+    return None

@@ -1,15 +1,50 @@
-"""``saikoro serve``: the BCDice-API v2 compatible HTTP server (uvicorn)."""
+"""``saikoro serve``: the BCDice-API v2 compatible HTTP server and the shared table (uvicorn).
+
+With ``--workers N`` uvicorn starts N processes; each builds its app with
+:func:`worker_app` from the settings in ``$SAIKORO_SERVE_SETTINGS`` (JSON). Processes reach
+each other's WebSocket clients through PostgreSQL LISTEN/NOTIFY, so several workers need a
+``postgresql://`` database (on SQLite one process fans out in memory).
+"""
 
 from __future__ import annotations
 
+import json
+import os
+from typing import Any
+
 import typer
+
+#: Where ``--db`` points when it is not given (the working directory).
+DEFAULT_DB = "saikoro.db"
+SETTINGS_ENV = "SAIKORO_SERVE_SETTINGS"
 
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on"),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="TCP port"),
     db: str | None = typer.Option(
-        None, "--db", help="SQLite path or database URL of the table rooms (kept for the table API)"
+        None,
+        "--db",
+        help=f"SQLite path or postgresql:// URL of the table's rooms (default ./{DEFAULT_DB})",
+    ),
+    workers: int = typer.Option(
+        1, "--workers", min=1, max=64, help="Server processes (more than 1 needs PostgreSQL)"
+    ),
+    line_rate: float = typer.Option(
+        5.0, "--line-rate", min=0, help="Table lines per second per link (0: unlimited)"
+    ),
+    line_burst: int = typer.Option(20, "--line-burst", min=1, help="Lines a link may send at once"),
+    max_ws_per_room: int = typer.Option(
+        200, "--max-ws-per-room", min=1, help="Open WebSockets per room (per process)"
+    ),
+    max_ws_per_link: int = typer.Option(
+        8, "--max-ws-per-link", min=1, help="Open WebSockets per link (per process)"
+    ),
+    rooms_per_minute: float = typer.Option(
+        10.0, "--rooms-per-minute", min=0, help="Rooms one client address may create (0: any)"
+    ),
+    ws_idle_timeout: float = typer.Option(
+        90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
     log_level: str = typer.Option("info", "--log-level", help="uvicorn log level"),
     roll_workers: int = typer.Option(
@@ -27,16 +62,16 @@ def serve(
         help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
     ),
 ) -> None:
-    """Serve BCDice-API v2 (/v2/version, /v2/game_system, /v2/game_system/{id}/roll, …).
+    """Serve BCDice-API v2 (/v2/…) and the shared table (/api/rooms…, WebSocket, page at /).
 
-    BCDice-API 互換サーバーを起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
-    BCDice-API URL に http://HOST:PORT を指定してください。
+    BCDice-API 互換サーバーと共有卓を起動します。Udonarium・CCFOLIA 系ツール・Discord ボットの
+    BCDice-API URL に http://HOST:PORT を指定してください。卓は表示される URL から開けます。
     """
     from saikoro.errors import SaikoroError, require_extra
     from saikoro.i18n import Message
 
     try:
-        for module in ("fastapi", "uvicorn", "multipart"):
+        for module in ("fastapi", "uvicorn", "multipart", "websockets"):
             require_extra(module, "server", Message("サーバー", "the server"))
     except SaikoroError as error:
         typer.echo(f"エラー / error: {error.message.both()}", err=True)
@@ -44,9 +79,9 @@ def serve(
     import uvicorn
     from uvicorn.config import LOG_LEVELS
 
-    from saikoro.server.app import create_app
-    from saikoro.server.connections import ConnectionRules, uvicorn_options
-    from saikoro.server.pool import PoolLimits
+    from saikoro.server.connections import uvicorn_options
+    from saikoro.server.table.redact import uvicorn_log_config
+    from saikoro.store.sql import redact_url
 
     if log_level.lower() not in LOG_LEVELS:
         typer.echo(
@@ -55,20 +90,103 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    if db is None:
+        db = DEFAULT_DB
+        typer.echo(
+            f"データベース / database: ./{DEFAULT_DB} (SQLite, 作業ディレクトリ / working directory;"
+            " --db で変更 / change with --db)",
+            err=True,
+        )
+    else:
+        typer.echo(f"データベース / database: {redact_url(db)}", err=True)
+    if workers > 1 and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
+        typer.echo(
+            "エラー / error: --workers 2 以上には PostgreSQL の --db が必要です"
+            " (SQLite では 1 プロセスだけが配信します) / more than one worker needs a"
+            " postgresql:// --db (on SQLite one process fans out in memory)",
+            err=True,
+        )
+        raise typer.Exit(2)
     _check_port_free(host, port)
-    proxies = frozenset(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
-    pool = PoolLimits(deadline=deadline, **({"workers": roll_workers} if roll_workers else {}))
-    app = create_app(db, pool=pool)
-    rules = ConnectionRules(per_address=per_address, trusted=proxies)
-    typer.echo(f"saikoro BCDice-API: http://{host}:{port}/v2/version (OpenAPI: /docs)", err=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level.lower(),
-        forwarded_allow_ips=",".join(sorted(proxies)),
-        **uvicorn_options(rules),
+    proxies = sorted(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
+    settings: dict[str, Any] = {
+        "db": db,
+        "limits": {
+            "line_rate": line_rate,
+            "line_burst": line_burst,
+            "max_ws_per_room": max_ws_per_room,
+            "max_ws_per_link": max_ws_per_link,
+            "rooms_per_minute": rooms_per_minute,
+            "idle_timeout": ws_idle_timeout,
+            "ping_interval": min(20.0, ws_idle_timeout / 3),
+        },
+        "pool": {"deadline": deadline, **({"workers": roll_workers} if roll_workers else {})},
+        "rules": {"per_address": per_address, "trusted": proxies},
+    }
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(
+        f"saikoro: http://{shown}:{port}/ を開いてください / open http://{shown}:{port}/"
+        f"  (BCDice-API: /v2/version, table API: /api/rooms, OpenAPI: /docs)",
+        err=True,
     )
+    options: dict[str, Any] = {
+        **uvicorn_options(connection_rules(settings)),
+        "host": host,
+        "port": port,
+        "log_level": log_level.lower(),
+        "log_config": uvicorn_log_config(),
+        "forwarded_allow_ips": ",".join(proxies),
+        "ws_max_size": 64 * 1024,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        # Events are small JSON: per-connection deflate costs CPU per client per event (a
+        # context of its own for each socket) and saves little.
+        "ws_per_message_deflate": False,
+    }
+    if workers > 1:
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
+        # Each worker process builds its own guarded protocol from the settings (a class
+        # made at run time cannot be sent to a spawned process).
+        options["http"] = "saikoro.cli.serve:worker_protocol"
+        uvicorn.run("saikoro.cli.serve:worker_app", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(app_from_settings(settings), **options)
+
+
+def connection_rules(settings: dict[str, Any]) -> Any:
+    from saikoro.server.connections import ConnectionRules
+
+    rules = settings["rules"]
+    return ConnectionRules(per_address=rules["per_address"], trusted=frozenset(rules["trusted"]))
+
+
+def app_from_settings(settings: dict[str, Any]) -> Any:
+    from saikoro.server.app import create_app
+    from saikoro.server.pool import PoolLimits
+    from saikoro.server.table.limits import TableLimits
+
+    return create_app(
+        settings["db"],
+        pool=PoolLimits(**settings["pool"]),
+        table_limits=TableLimits(**settings["limits"]),
+    )
+
+
+def worker_app() -> Any:
+    """The app of one ``--workers`` process (uvicorn calls this factory in each)."""
+    return app_from_settings(json.loads(os.environ[SETTINGS_ENV]))
+
+
+def __getattr__(name: str) -> Any:
+    """``worker_protocol``: the guarded HTTP protocol of a ``--workers`` process, built from
+    ``$SAIKORO_SERVE_SETTINGS`` when uvicorn imports it there."""
+    if name == "worker_protocol":
+        from saikoro.server.connections import guarded_protocol
+
+        protocol = guarded_protocol(connection_rules(json.loads(os.environ[SETTINGS_ENV])))
+        globals()["worker_protocol"] = protocol
+        return protocol
+    raise AttributeError(name)
 
 
 def _check_port_free(host: str, port: int) -> None:

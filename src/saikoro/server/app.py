@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from saikoro import __version__
@@ -30,13 +30,22 @@ from saikoro.server.middleware import (
     HeadAsGetMiddleware,
     OpenCorsMiddleware,
 )
+from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
 from saikoro.server.routes_v2 import router
+from saikoro.server.table.errors import TableApiError
+from saikoro.server.table.limits import TableLimits
+from saikoro.server.table_api import (
+    TABLE_API_PREFIX,
+    fallback_router,
+    refusal_response,
+    table_lifespan,
+)
+from saikoro.server.table_api import install as install_table_api
+from saikoro.server.web_routes import router as web_router
 
 MAX_BODY_BYTES = 64 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
-#: What ``GET /`` answers until a web page owns ``/`` (health checks want a 200, as BCDice-API).
-ROOT_TEXT = "Hello. This is BCDice-API (saikoro)."
 
 DESCRIPTION = """\
 A [BCDice-API](https://github.com/bcdice/bcdice-api) v2 compatible server backed by
@@ -54,6 +63,8 @@ def _answer(request: Request, reason: str, message: Message | None = None) -> JS
 
 async def _saikoro_error(request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, SaikoroError)
+    if request.url.path.startswith(TABLE_API_PREFIX):  # the table's statuses (401/403/…)
+        return refusal_response(error)
     status, body = error_status_and_body(error, wants_extras(dict(request.query_params)))
     return JSONResponse(body, status_code=status)
 
@@ -69,11 +80,10 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
-    return _answer(
-        request,
-        "bad request",
-        Message("リクエストの形式が正しくありません", "malformed request"),
-    )
+    malformed = Message("リクエストの形式が正しくありません", "malformed request")
+    if request.url.path.startswith(TABLE_API_PREFIX):  # the table API: 422, as FastAPI's
+        return refusal_response(TableApiError(422, "bad request", malformed))
+    return _answer(request, "bad request", malformed)
 
 
 def create_app(
@@ -83,10 +93,12 @@ def create_app(
     max_body_bytes: int = MAX_BODY_BYTES,
     roll_timeout: float = ROLL_TIMEOUT_SECONDS,
     pool: PoolLimits | None = None,
+    table_limits: TableLimits | None = None,
 ) -> FastAPI:
     """Build the server.
 
-    ``db_url`` is kept in ``app.state.db_url`` for the table API (rooms); the BCDice-API
+    ``db_url`` (SQLite path or database URL) is the table API's store (``/api/rooms…``,
+    opened when the app starts; without it those routes answer 503); the BCDice-API
     routes do not use it. ``pool`` runs dice work in worker processes (what ``saikoro
     serve`` does; its ``deadline`` is the hard time bound); without it, work runs in
     this process with ``roll_timeout`` checked between dice (tests and tools).
@@ -103,7 +115,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await roller.start()
         try:
-            yield
+            async with table_lifespan(app):
+                yield
         finally:
             await roller.close()
 
@@ -121,13 +134,14 @@ def create_app(
     )
     app.state.db_url = db_url
     app.state.roller = roller
+    app.state.source_factory = source_factory  # the table's lines roll with it too
     app.state.game_system_list = None  # built on first use (imports every system)
 
-    @app.get("/", include_in_schema=False)
-    async def root() -> PlainTextResponse:
-        return PlainTextResponse(ROOT_TEXT)
-
     app.include_router(router)
+    install_table_api(app, db_url, table_limits)
+    app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
+    app.include_router(web_router)  # the web table's page at /
+    app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
     app.add_middleware(HeadAsGetMiddleware)

@@ -1,12 +1,22 @@
 """Persistence of rooms: an append-only event log with snapshots (SQLAlchemy 2).
 
 ``open_store(url_or_path)`` gives a :class:`~saikoro.store.sql.SqlStore`: a SQLite file by
-default, PostgreSQL for a ``postgresql://`` URL (driver psycopg 3).
+default, PostgreSQL for a ``postgresql://`` URL (driver psycopg 3). Its rooms' capability
+links (:class:`~saikoro.store.links.LinkStore`) live in the same database.
 """
 
 from __future__ import annotations
 
+from saikoro.store.links import Link, LinkStore  # its table joins sql.metadata
 from saikoro.store.sql import SqlStore, StoreError, open_store
 from saikoro.table.storage import RoomRecord, VersionConflict
 
-__all__ = ["RoomRecord", "SqlStore", "StoreError", "VersionConflict", "open_store"]
+__all__ = [
+    "Link",
+    "LinkStore",
+    "RoomRecord",
+    "SqlStore",
+    "StoreError",
+    "VersionConflict",
+    "open_store",
+]

@@ -11,12 +11,13 @@ leaves the room at its last committed event (the transaction never commits).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy import (
@@ -49,6 +50,9 @@ from saikoro.i18n import Message
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState, apply_in_place, replay
 from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, VersionConflict
+
+if TYPE_CHECKING:
+    from saikoro.store.links import LinkStore
 
 T = TypeVar("T")
 
@@ -222,6 +226,13 @@ class SqlStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    @functools.cached_property
+    def links(self) -> LinkStore:
+        """The rooms' capability links, in this database (:mod:`saikoro.store.links`)."""
+        from saikoro.store.links import LinkStore
+
+        return LinkStore(self)
 
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:

@@ -3,6 +3,8 @@
 ``dispatch(state, line, ctx)`` returns an :class:`Outcome` (events + what to show) or
 raises a :class:`~saikoro.errors.SaikoroError` — then nothing changes. Reading files for
 ``/char add`` and asking the log for ``/undo`` / ``/log`` go through ``ctx``.
+``ctx.actor`` is who typed the line (:mod:`saikoro.table.actors`); what they may do is
+decided by :mod:`saikoro.table.roles` before anything is carried out.
 """
 
 from __future__ import annotations
@@ -23,11 +25,14 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
+from saikoro.table import roles
+from saikoro.table.actors import Actor, find_name, is_gm_name
 from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, RoomState, public_view
 from saikoro.table.tracker import Tracker
+from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, view_event
 
 
 class History(Protocol):
@@ -45,6 +50,12 @@ class Context:
     source: DiceSource | None = None
     history: History | None = None
     base_dir: Path = field(default_factory=Path.cwd)
+    #: Who types the line; None: ``saikoro play``'s flags (``gm``: the GM, else a player of
+    #: the ``speaker``) — see :func:`saikoro.table.roles.legacy_actor`.
+    actor: Actor | None = None
+    #: May a line name a file (``/char add PATH``)? Only in ``saikoro play``, never over
+    #: the network.
+    allow_files: bool = True
 
 
 @dataclass
@@ -59,6 +70,10 @@ class Outcome:
         shown = list(self.lines) + (list(self.secret_lines) if gm else [])
         return "\n".join(m.text(lang) for m in shown)
 
+    def caller_text(self, lang: str | None = None) -> str:
+        """What the one who typed the line is shown: secret rolls in it are their own."""
+        return self.text(lang, gm=True)
+
 
 # -- sheet files: the hook for other formats ---------------------------------------------
 
@@ -70,6 +85,17 @@ SHEET_IMPORTERS: dict[str, Callable[[Path, str], SheetBase]] = {}
 
 def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase]) -> None:
     SHEET_IMPORTERS[suffix.lower()] = loader
+
+
+#: (bytes, system) → a sheet, or None when not that reader's format: characters sent in a
+#: request (joining a shared room). ``saikoro.transfer.register_with_table()`` registers
+#: CCFOLIA / Udonarium.
+CHARACTER_READERS: list[Callable[[bytes, str], SheetBase | None]] = []
+
+
+def register_character_reader(reader: Callable[[bytes, str], SheetBase | None]) -> None:
+    if reader not in CHARACTER_READERS:
+        CHARACTER_READERS.append(reader)
 
 
 def load_character_file(path: Path, system: str) -> SheetBase:
@@ -117,10 +143,9 @@ def tracker_for(system: str) -> Tracker:
 
 # -- the dispatcher ---------------------------------------------------------------------
 
-_AT = re.compile(r"^@(\S+)\s+(.*)$", re.DOTALL)
+_AT = re.compile(r"^[@＠](\S+)\s+(.*)$", re.DOTALL)
 #: How a speaker with no character (no --as, no @NAME) is shown: the GM with --gm, else a player.
 GM_NAME = Message("GM", "GM")
-PLAYER_NAME = Message("プレイヤー", "player")
 #: ``:LABEL+N`` / ``:LABEL-N`` (N a plain number: ``:HP--3`` is refused) or ``:LABEL=N``.
 _STATUS = re.compile(r"^:\s*([^\s+\-=]+)\s*(?:([+\-])\s*(\d+)|(=)\s*(-?\d+))\s*$")
 _REF = re.compile(r"\{([^{}]+)\}")
@@ -135,21 +160,27 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     if not line:
         return Outcome([], [], command_id=command_id)
     line = read_structure(line, state.characters)
-    speaker = ctx.speaker
+    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker)
+    ctx = replace(ctx, actor=actor, gm=actor.is_gm)
+    speaker = ctx.speaker or actor.own_character
     match = _AT.match(line)
     if match:
         speaker, line = match.group(1), match.group(2).strip()
-    if speaker and speaker.upper() == "GM" and not ctx.gm and speaker not in state.characters:
-        raise fail(
-            "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)", "not gm"
-        )
-    if match and match.group(1).upper() != "GM" and match.group(1) not in state.characters:
+    speaker = roles.resolve_speaker(state, actor, speaker)
+    if (
+        match
+        and speaker is not None
+        and speaker not in state.characters
+        and not is_gm_name(speaker)
+        and find_name(speaker, actor.characters) is None
+    ):  # a misspelled @NAME (UM-TABLE-02); a player's own character may be still to join
         known = "、".join(state.characters) or "なし"
         raise fail(
             f"@{speaker}: そのキャラクターはいません (いるのは: {known})",
             f"@{speaker}: no such character (present: {', '.join(state.characters) or 'none'})",
             "unknown character",
         )
+    roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)
@@ -161,8 +192,14 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         _roll_or_chat(emit, tracker, line, speaker, ctx)
     if any(e.kind in _CHANGES for e in emit.events):
         tracker.after_line(emit)
+    return _outcome(emit, data, speaker or ("GM" if ctx.gm else ""), command_id, typed)
+
+
+def _outcome(
+    emit: Emit, data: dict[str, Any] | None, actor: str, command_id: str, typed: str
+) -> Outcome:
+    """The line's events stamped with who, which line and when."""
     at = now_iso()
-    actor = speaker or ("GM" if ctx.gm else "")
     stamped = [e.stamped(actor=actor, command_id=command_id, at=at) for e in emit.events]
     for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
         if event.kind in STATE_KINDS:
@@ -176,11 +213,6 @@ def speaker_name(speaker: str | None, gm: bool) -> Message:
     if speaker:
         return Message(speaker, speaker)
     return GM_NAME if gm else PLAYER_NAME
-
-
-def actor_name(actor: str) -> Message:
-    """How a logged event's actor is shown (events of a player without a character: "")."""
-    return Message(actor, actor) if actor else PLAYER_NAME
 
 
 _CHANGES = frozenset(
@@ -415,6 +447,14 @@ BUILTINS: dict[str, Builtin] = {
         Message("ログ", "the log"),
     ),
     "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
+    "reveal": Builtin(
+        lambda emit, tracker, args, speaker, ctx: _reveal(emit, args, ctx),
+        "/reveal [#番号]",
+        Message(
+            "シークレットダイスを全員に公開 (振った本人か GM)",
+            "reveal a secret roll to all (its roller or the GM)",
+        ),
+    ),
     "help": Builtin(
         lambda emit, tracker, args, speaker, ctx: _help(emit, tracker),
         "/help",
@@ -552,14 +592,11 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
         raise fail("ログがありません", "no log available")
     window = ctx.history.recent(count * 4)
     undone = {e.data.get("command_id") for _, e in window if e.kind == ev.UNDONE}
-    entries = [(seq, e) for seq, e in window if e.text is not None]
+    revealed = revealed_ids(e for _, e in ctx.history.recent(_REVEAL_WINDOW))
+    assert ctx.actor is not None
+    entries = [(seq, view_event(e, ctx.actor, revealed)) for seq, e in window if e.text is not None]
     ja, en = [], []
     for seq, event in entries[-count:]:
-        if event.secret and not ctx.gm:
-            who = actor_name(event.actor)
-            ja.append(f"#{seq} {who.ja}: シークレットダイス")
-            en.append(f"#{seq} {who.en}: secret dice")
-            continue
         if event.command_id in undone:
             ja.append(f"#{seq} [取消] {event.text.ja if event.text else ''}")
             en.append(f"#{seq} [undone] {event.text.en if event.text else ''}")
@@ -580,13 +617,13 @@ def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
         raise fail("ログがないので取り消せません", "no log: cannot undo")
     target, actor = stack[-1][0], stack[-1][1]
     typed = stack[-1][2] if len(stack[-1]) > 2 else ""
-    if not ctx.gm and actor != (speaker or ""):
+    assert ctx.actor is not None
+    if not ctx.actor.owns(actor):
         who = actor_name(actor)
-        raise fail(
+        raise roles.forbidden(
             f"直前のコマンドは {who.ja} のものです: "
             "取り消せるのは自分のコマンドだけです (GM は全部)",
             f"the last command is {who.en}'s: players undo only their own (the GM any)",
-            "not yours",
         )
     before = ctx.history.state_before(target)
     if typed and actor and actor != "GM" and not typed.startswith("@"):
@@ -637,30 +674,7 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
                     f"{extra!r}: expected pc/npc/front/back",
                 )
         sheet = load_character_file(path, emit.state.system)
-        if sheet.system != emit.state.system:
-            raise fail(
-                f"{sheet.name} は {sheet.system} のシートです (この部屋は {emit.state.system})",
-                f"{sheet.name} is a {sheet.system} sheet (this room is {emit.state.system})",
-            )
-        if sheet.name in emit.state.characters:
-            raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
-        if not {"hp", "max_hp"} & sheet.model_fields_set:
-            raise fail(
-                f"{sheet.name} のシートに HP がありません: 最大HP (max_hp) を書いてください",
-                f"{sheet.name}'s sheet has no HP: give its max HP (max_hp)",
-                "no hp",
-            )
-        character = tracker.new_character(sheet, side, row, emit)
-        emit.gm = ctx.gm
-        emit.add(
-            ev.CHARACTER_ADDED,
-            {"character": character.model_dump(mode="json")},
-            text=Message(
-                f"{character.name} が参加 (HP {character.hp}/{character.max_hp})",
-                f"{character.name} joins (HP {character.hp}/{character.max_hp})",
-            ),
-        )
-        tracker.joined(emit, emit.state.characters[character.name])
+        add_sheet(emit, tracker, sheet, side, row, ctx)
         return
     if sub == "remove" and len(args) == 2:
         emit.character(args[1])
@@ -674,6 +688,104 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     raise fail(
         "/char add PATH · /char list · /char remove 名前 です",
         "use /char add PATH, /char list or /char remove NAME",
+    )
+
+
+def add_sheet(
+    emit: Emit, tracker: Tracker, sheet: SheetBase, side: str | None, row: str | None, ctx: Context
+) -> None:
+    """Bring the character of ``sheet`` into the room (a player: only their own)."""
+    if sheet.system != emit.state.system:
+        raise fail(
+            f"{sheet.name} は {sheet.system} のシートです (この部屋は {emit.state.system})",
+            f"{sheet.name} is a {sheet.system} sheet (this room is {emit.state.system})",
+        )
+    assert ctx.actor is not None
+    roles.check_owner(ctx.actor, sheet.name, "追加できる", "add")
+    if sheet.name in emit.state.characters:
+        raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+    if not {"hp", "max_hp"} & sheet.model_fields_set:
+        raise fail(
+            f"{sheet.name} のシートに HP がありません: 最大HP (max_hp) を書いてください",
+            f"{sheet.name}'s sheet has no HP: give its max HP (max_hp)",
+            "no hp",
+        )
+    character = tracker.new_character(sheet, side, row, emit)
+    emit.gm = ctx.gm
+    emit.add(
+        ev.CHARACTER_ADDED,
+        {"character": character.model_dump(mode="json")},
+        text=Message(
+            f"{character.name} が参加 (HP {character.hp}/{character.max_hp})",
+            f"{character.name} joins (HP {character.hp}/{character.max_hp})",
+        ),
+    )
+    tracker.joined(emit, emit.state.characters[character.name])
+
+
+def dispatch_sheet(
+    state: RoomState, sheet: SheetBase, ctx: Context, side: str | None = None
+) -> Outcome:
+    """Bring a character in from a sheet the caller sent (not a file): joining through an
+    invite link, or the GM adding one over the network. Raises SaikoroError."""
+    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker)
+    ctx = replace(ctx, actor=actor, gm=actor.is_gm)
+    if actor.is_spectator:
+        roles.authorize(state, actor, None, "/char add")
+    emit = Emit(state, Randomizer(ctx.source), gm=False)
+    tracker = tracker_for(state.system)
+    add_sheet(emit, tracker, sheet, side, None, ctx)
+    tracker.after_line(emit)
+    actor_name_ = "GM" if actor.is_gm else sheet.name
+    return _outcome(emit, None, actor_name_, uuid.uuid4().hex, f"/char add {sheet.name}")
+
+
+#: How far back ``/reveal`` and ``/log`` look for secret rolls and their reveals.
+_REVEAL_WINDOW = 2000
+
+
+def _reveal(emit: Emit, args: list[str], ctx: Context) -> None:
+    """``/reveal [#SEQ|COMMAND_ID]``: show a secret roll to everyone (the GM or its roller);
+    without an argument the newest one the caller may reveal."""
+    if len(args) > 1:
+        raise fail("/reveal [#番号] です", "use /reveal [#SEQ]")
+    if ctx.history is None:
+        raise fail("ログがありません", "no log available")
+    assert ctx.actor is not None
+    window = ctx.history.recent(_REVEAL_WINDOW)
+    revealed = revealed_ids(e for _, e in window)
+    wanted = args[0].removeprefix("#") if args else None
+    secrets = [
+        (seq, e)
+        for seq, e in window
+        if e.secret and e.kind == ev.ROLL and (wanted is None or wanted in (str(seq), e.command_id))
+    ]
+    if wanted is None:
+        secrets = [(s, e) for s, e in secrets if e.command_id not in revealed]
+        secrets = [(s, e) for s, e in secrets if ctx.actor.owns(e.actor)]
+    if not secrets:
+        raise fail(
+            "公開できるシークレットダイスがありません",
+            "no secret roll to reveal",
+            "nothing to reveal",
+        )
+    seq, roll = secrets[-1]
+    if not ctx.actor.owns(roll.actor):
+        raise roles.forbidden(
+            "シークレットダイスを公開できるのは振った本人と GM だけです",
+            "only the roller or the GM reveals a secret roll",
+        )
+    if roll.command_id in revealed:
+        raise fail(f"#{seq} はもう公開されています", f"#{seq} is already revealed")
+    shown = roll.text or Message("", "")
+    emit.add(
+        ev.REVEALED,
+        {"command_id": roll.command_id, "seq": seq, "actor": roll.actor, "roll": roll.data},
+        text=Message(
+            f"シークレットダイス公開 (#{seq}): {shown.ja}",
+            f"secret dice revealed (#{seq}): {shown.en}",
+        ),
+        gm=ctx.gm,
     )
 
 

@@ -4,7 +4,8 @@ An event says who (``actor``), when (``at``, ISO-8601 UTC), what (``kind`` + ``d
 which rules applied (``rules``: RULES.md IDs), which dice were rolled (``dice``) and
 which chat line produced it (``command_id``: all events of one line share it, so
 ``/undo`` can take the whole line back). ``text`` is what the table is shown
-(Japanese and English); ``secret`` events are shown to the GM only; ``gm`` marks
+(Japanese and English); ``secret`` events are shown to their roller and the GM until revealed
+(:mod:`saikoro.table.view`); ``gm`` marks
 GM rulings (overrides of what the rules leave to the GM).
 
 Events are plain frozen values with a JSON form; the store keeps that form.
@@ -41,6 +42,7 @@ NOTICE = "notice"  # log-only information (a rule that fired, a GM note)
 SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house rules
 CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
 ROOM_SET = "room_set"  # key, value (None = removed) — tracker fields of the room (ledgers)
+REVEALED = "revealed"  # command_id, seq, roll (the secret roll's data): shown to all from now
 
 KINDS = frozenset(
     {
@@ -64,6 +66,7 @@ KINDS = frozenset(
         NOTICE,
         SETTING_SET,
         CLOCK_SET,
+        REVEALED,
     }
 )
 

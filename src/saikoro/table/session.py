@@ -10,14 +10,17 @@ or reorder events.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
+from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
-from saikoro.table.dispatch import Context, Outcome, dispatch
+from saikoro.table.actors import Actor
+from saikoro.table.dispatch import Context, Outcome, dispatch, dispatch_sheet
 from saikoro.table.emit import fail
 from saikoro.table.events import Event, now_iso
 from saikoro.table.state import RoomState, apply_in_place
@@ -79,6 +82,10 @@ class TableSession:
     source: DiceSource = field(default_factory=RandomSource)
     base_dir: Path = field(default_factory=Path.cwd)
     state: RoomState = field(default_factory=RoomState)
+    #: Who types the lines (None: ``gm`` / ``speaker`` as ``saikoro play`` gives them).
+    actor: Actor | None = None
+    #: May a line name a file (``/char add PATH``)? The network front end says False.
+    allow_files: bool = True
 
     @classmethod
     def open(
@@ -101,20 +108,7 @@ class TableSession:
                     f"room {room_name!r} does not exist yet: create it with --system",
                     "no such room",
                 )
-            from saikoro.systems import systems
-
-            systems.get_system(system)  # unknown system → UnsupportedSystemError
-            first = Event(
-                ev.ROOM_CREATED,
-                {"room": room_name, "system": system},
-                actor="",
-                command_id=uuid.uuid4().hex,
-                at=now_iso(),
-                text=Message(
-                    f"部屋 {room_name} ({system}) を作成", f"room {room_name} ({system}) created"
-                ),
-            )
-            room = store.create_room(room_name, system, first)
+            room, _created = create_room_record(store, room_name, system)
         elif system and system != room.system:
             raise fail(
                 f"部屋 {room_name!r} のゲームシステムは "
@@ -131,19 +125,36 @@ class TableSession:
         for event in self.store.iter_events(self.room, after=self.state.version):
             apply_in_place(self.state, event)
 
-    def run(self, line: str) -> Outcome:
-        """Carry out one chat line; persisted before returning. Raises SaikoroError."""
+    def run(self, line: str, *, actor: Actor | None = None) -> Outcome:
+        """Carry out one chat line (typed by ``actor``, else the session's); persisted
+        before returning. Raises SaikoroError."""
+        return self._commit(lambda state, ctx: dispatch(state, line, ctx), actor)
+
+    def add_sheet(
+        self, sheet: SheetBase, *, actor: Actor | None = None, side: str | None = None
+    ) -> Outcome:
+        """Bring in the character of a sheet the caller sent (joining, or the GM over the
+        network); persisted before returning. Raises SaikoroError."""
+        return self._commit(lambda state, ctx: dispatch_sheet(state, sheet, ctx, side), actor)
+
+    def _commit(
+        self, carry_out: Callable[[RoomState, Context], Outcome], actor: Actor | None
+    ) -> Outcome:
         recorder = RecordingSource(self.source)
+        chosen = actor or self.actor
         ctx = Context(
-            speaker=self.speaker,
-            gm=self.gm,
+            # a player's own character speaks unless they say @NAME; --as is the session's
+            speaker=self.speaker if actor is None else None,
+            gm=self.gm if chosen is None else chosen.is_gm,
             source=recorder,
             history=_StoreHistory(self),
             base_dir=self.base_dir,
+            actor=chosen,
+            allow_files=self.allow_files,
         )
         self.refresh()
         for _attempt in range(OPTIMISTIC_TRIES):
-            outcome = dispatch(self.state, line, ctx)
+            outcome = carry_out(self.state, ctx)
             if not outcome.events:
                 return outcome
             new_state = self.state.clone()
@@ -161,7 +172,7 @@ class TableSession:
 
         def produce(state: RoomState) -> tuple[list[Event], RoomState | None, Outcome]:
             recorder.rewind()
-            outcome = dispatch(state, line, ctx)
+            outcome = carry_out(state, ctx)
             if not outcome.events:
                 return [], None, outcome
             after = state.clone()
@@ -184,6 +195,25 @@ class TableSession:
             ),
             reason="busy",
         )
+
+
+def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:
+    """Create the room (its first event); whether this call created it (False: it existed,
+    or another writer created it at the same moment)."""
+    _storable_name("部屋名", "room name", room_name, ROOM_NAME_LENGTH)
+    from saikoro.systems import systems
+
+    systems.get_system(system)  # unknown system → UnsupportedSystemError
+    first = Event(
+        ev.ROOM_CREATED,
+        {"room": room_name, "system": system},
+        actor="",
+        command_id=uuid.uuid4().hex,
+        at=now_iso(),
+        text=Message(f"部屋 {room_name} ({system}) を作成", f"room {room_name} ({system}) created"),
+    )
+    room = store.create_room(room_name, system, first)
+    return room, store.first_seq_of(room, first.command_id) == 1
 
 
 def _storable_name(what_ja: str, what_en: str, name: str, limit: int | None = None) -> None:

@@ -236,10 +236,22 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     return results[0][0]
 
 
+def read_tool_character(raw: bytes, system: str | None = None) -> SheetBase | None:
+    """A CCFOLIA or Udonarium character's bytes → a sheet of ``system``; None when the bytes
+    are neither (a saikoro sheet, say). For characters sent in a request (a shared room)."""
+    source_format = detect_format("", raw)
+    if source_format is None:
+        return None
+    sheet, _report = import_bytes(raw, source_format, system)
+    return sheet
+
+
 def register_with_table() -> None:
-    """Let ``/char add`` read Udonarium and CCFOLIA files: the table's front ends (``saikoro
-    play``, the server's table) call this once; the table itself never imports this package."""
-    from saikoro.table.dispatch import register_sheet_importer
+    """Let ``/char add`` read Udonarium and CCFOLIA files, and a shared room take them sent
+    as bytes (joining): the table's front ends (``saikoro play``, the server's table) call
+    this once; the table itself never imports this package."""
+    from saikoro.table.dispatch import register_character_reader, register_sheet_importer
 
     for suffix in (".zip", ".xml", ".json"):
         register_sheet_importer(suffix, load_character_file)
+    register_character_reader(read_tool_character)

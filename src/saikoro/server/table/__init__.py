@@ -1,0 +1,1 @@
+"""The shared table over HTTP + WebSocket: feeds, limits, authentication, log redaction."""

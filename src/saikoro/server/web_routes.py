@@ -1,0 +1,84 @@
+"""The web table's page: ``GET /`` and its static files, shipped as package data in ``saikoro/web/``.
+
+The page is plain HTML/CSS/JS (ES modules) read from the installed package, so
+``pip install .`` is all it needs; a Content-Security-Policy keeps every request the page
+makes on its own server (no CDN, no fonts or images from elsewhere).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+
+from fastapi import APIRouter, HTTPException, Response
+from fastapi.responses import JSONResponse
+
+router = APIRouter(include_in_schema=False)
+
+#: The page may load and connect to its own origin only.
+CSP = (
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "script-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+@cache
+def _asset(name: str) -> tuple[bytes, str] | None:
+    """A file of the page by its plain name (no paths), with its media type."""
+    suffix = name[name.rfind(".") :] if "." in name else ""
+    if "/" in name or "\\" in name or name.startswith(".") or suffix not in MEDIA_TYPES:
+        return None
+    resource = files("saikoro") / "web" / name
+    if not resource.is_file():
+        return None
+    return resource.read_bytes(), MEDIA_TYPES[suffix]
+
+
+def _serve(name: str) -> Response:
+    found = _asset(name)
+    if found is None:
+        raise HTTPException(status_code=404)
+    body, media_type = found
+    return Response(body, media_type=media_type, headers=HEADERS)
+
+
+@router.get("/")
+def page() -> Response:
+    """The web table (create a room, or the room a link's fragment names)."""
+    return _serve("index.html")
+
+
+@router.get("/static/{name}")
+def static(name: str) -> Response:
+    return _serve(name)
+
+
+@router.get("/api/systems/{system}/webtable")
+def system_page_data(system: str) -> JSONResponse:
+    """What the page shows for a game system (card values, conditions, combat actions): the
+    ``webtable.json`` of the system's own folder, ``{}`` for a system without one."""
+    from saikoro.systems import manifest
+
+    try:
+        package = manifest(system).package
+    except KeyError:
+        raise HTTPException(status_code=404) from None
+    try:
+        found = files(package) / "webtable.json"
+    except TypeError:  # a system that is one module, not a folder (DiceBot)
+        found = None
+    data = json.loads(found.read_text("utf-8")) if found is not None and found.is_file() else {}
+    return JSONResponse(data, headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,305 @@
+"""Shared rooms: create one with its links, join through the invite, manage the links.
+
+The service the HTTP API and ``saikoro room`` both call; the I/O is the store's. A room
+made here has three links (:mod:`saikoro.store.links`): the GM's, the player invite and
+the spectator's. Whoever opens the invite brings a character (a saikoro sheet as JSON or
+YAML text, CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes — or the name of a player
+character already in the room nobody holds) and gets a personal link that speaks as it.
+
+Errors are :class:`~saikoro.errors.SaikoroError` with bilingual messages and reasons the
+API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoed),
+``forbidden``, ``no such room``, ``no such link``, ``room exists``, ``conflict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeGuard
+from urllib.parse import quote
+
+from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
+from saikoro.sheets import SheetBase, parse_sheet_text
+from saikoro.table.actors import Actor, find_name
+from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry, LinkTaken
+from saikoro.table.dispatch import CHARACTER_READERS
+from saikoro.table.emit import fail
+from saikoro.table.roles import forbidden
+from saikoro.table.session import TableSession, create_room_record
+from saikoro.table.storage import RoomRecord
+
+if TYPE_CHECKING:  # the table is below the store: it only names its type
+    from saikoro.store.sql import SqlStore
+
+#: Where the printed links point when no ``--base-url`` is given (``saikoro serve``'s).
+DEFAULT_BASE_URL = "http://127.0.0.1:8000"
+#: The largest character a caller may send (an Udonarium zip with its images included).
+MAX_CHARACTER_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CreatedRoom:
+    """A new room and its three links; the tokens are shown this once."""
+
+    room: str
+    system: str
+    gm_link: Link
+    gm_token: str
+    invite_link: Link
+    invite_token: str
+    spectator_link: Link
+    spectator_token: str
+
+    def urls(self, base_url: str = DEFAULT_BASE_URL) -> dict[str, str]:
+        return {
+            "gm_url": room_url(base_url, self.room, self.gm_token),
+            "invite_url": room_url(base_url, self.room, self.invite_token, invite=True),
+            "spectator_url": room_url(base_url, self.room, self.spectator_token),
+        }
+
+
+def room_url(base_url: str, room: str, token: str, *, invite: bool = False) -> str:
+    """The page's link: the token in the fragment, which browsers never send to a server
+    (so it stays out of access logs and Referer headers)."""
+    key = "invite" if invite else "token"
+    return f"{base_url.rstrip('/')}/#room={quote(room, safe='')}&{key}={quote(token, safe='')}"
+
+
+def unauthorized() -> SaikoroError:
+    """The one answer for a bad token (unknown, revoked, another room's): says nothing of it."""
+    return SaikoroError(
+        Message(
+            "リンクが無効です (知らないリンクか、取り消されたリンク)",
+            "the link is not valid (unknown or revoked)",
+        ),
+        reason="unauthorized",
+    )
+
+
+def _room(store: SqlStore, room: str) -> RoomRecord:
+    record = store.get_room(room)
+    if record is None:
+        raise fail(f"部屋 {room!r} はありません", f"no room {room!r}", "no such room")
+    return record
+
+
+def create_room(store: SqlStore, name: str, system: str) -> CreatedRoom:
+    """A new room with its GM, invite and spectator links; an existing name is refused
+    (minting a GM link for someone else's room would hand it over)."""
+    if store.get_room(name) is not None:
+        raise _exists(name)
+    record, created = create_room_record(store, name, system)
+    if not created:
+        raise _exists(name)
+    links = store.links
+    gm, gm_token = links.create(record.name, "gm")
+    invite, invite_token = links.create(record.name, "invite")
+    spectator, spectator_token = links.create(record.name, "spectator")
+    return CreatedRoom(
+        record.name, record.system, gm, gm_token, invite, invite_token, spectator, spectator_token
+    )
+
+
+def _exists(name: str) -> SaikoroError:
+    return fail(
+        f"部屋 {name!r} はもうあります (別の名前にしてください)",
+        f"room {name!r} already exists (choose another name)",
+        "room exists",
+    )
+
+
+def authenticate(store: SqlStore, room: str, token: str) -> Link:
+    """The live link of ``room`` this token is, else :func:`unauthorized`."""
+    link = store.links.resolve(room, token)
+    if link is None:
+        raise unauthorized()
+    return link
+
+
+def actor_for(link: Link) -> Actor:
+    """The actor a link makes its holder. An invite holder only reads until they join."""
+    if link.role == "gm":
+        return Actor.gm()
+    if link.role == "player" and link.character:
+        return Actor.player(link.character)
+    return Actor.spectator(label=link.role)
+
+
+def open_session(store: SqlStore, room: str, link: Link, **kwargs: Any) -> TableSession:
+    """A session of ``room`` acting as the link's holder, for a network front end: no line
+    may name a file on the server."""
+    _room(store, room)
+    return TableSession.open(store, room, actor=actor_for(link), allow_files=False, **kwargs)
+
+
+def read_character(content: str | bytes, system: str) -> SheetBase:
+    """A sheet from what a caller sent: saikoro JSON/YAML text, or a tool's export that a
+    registered reader knows (``saikoro.transfer.register_with_table()``, which the front
+    ends call: CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes). Raises SaikoroError
+    (a bilingual reason) when it is none."""
+    raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
+    if len(raw) > MAX_CHARACTER_BYTES:
+        raise fail(
+            f"キャラクターが大きすぎます ({MAX_CHARACTER_BYTES // 1024 // 1024} MiB まで)",
+            f"the character is too large (at most {MAX_CHARACTER_BYTES // 1024 // 1024} MiB)",
+        )
+    for reader in CHARACTER_READERS:
+        sheet = reader(raw, system)
+        if sheet is not None:
+            return sheet
+    try:
+        text = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        raise fail(
+            "キャラクターが読めません (saikoro のシート、CCFOLIA の JSON、ユドナリウムの zip/xml)",
+            "cannot read the character (a saikoro sheet, CCFOLIA JSON, or an Udonarium zip/xml)",
+        ) from None
+    suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
+    return parse_sheet_text(text, suffix, system)
+
+
+def join(
+    store: SqlStore, room: str, invite_token: str, character: str | bytes
+) -> tuple[Link, str, str]:
+    """Join ``room`` through its invite: ``(personal link, its token, the character's name)``.
+
+    ``character`` is a character to bring (see :func:`read_character`) or the name of a
+    player character already in the room that no live personal link holds.
+    """
+    invite = authenticate(store, room, invite_token)
+    if invite.role != "invite":
+        raise forbidden("参加には招待リンクを使ってください", "join with the room's invite link")
+    _room(store, room)
+    session = TableSession.open(store, room, allow_files=False)
+    links = store.links
+    named = _existing_name(session, character)
+    if named is not None:
+        if session.state.characters[named].side != "pc":
+            raise forbidden(
+                f"{named} は NPC です (GM のキャラクター)", f"{named} is an NPC (the GM's)"
+            )
+        _not_held(links, room, named)
+        name = named
+    elif _looks_like_a_name(character):
+        present = "、".join(n for n, c in session.state.characters.items() if c.side == "pc")
+        raise fail(
+            f"部屋にキャラクター {character.strip()!r} はいません (いるPC: {present or 'なし'})",
+            f"no character {character.strip()!r} in the room (PCs: "
+            f"{present.replace('、', ', ') or 'none'})",
+            "no such character",
+        )
+    else:
+        sheet = read_character(character, session.state.system)
+        _not_held(links, room, sheet.name)
+        session.add_sheet(sheet, actor=Actor.player(sheet.name))
+        name = sheet.name
+    link, token = links.create(room, "player", name)
+    return link, token, name
+
+
+def _existing_name(session: TableSession, character: str | bytes) -> str | None:
+    if not isinstance(character, str) or "\n" in character.strip() or len(character) > 200:
+        return None
+    return find_name(character.strip(), session.state.characters)
+
+
+def _looks_like_a_name(character: str | bytes) -> TypeGuard[str]:
+    """One short line that is no JSON or YAML mapping: a character's name, not a sheet."""
+    if not isinstance(character, str):
+        return False
+    text = character.strip()
+    return (
+        0 < len(text) <= 200
+        and "\n" not in text
+        and not text.startswith(("{", "[", "<"))
+        and ":" not in text
+    )
+
+
+def _not_held(links: LinkRegistry, room: str, name: str) -> None:
+    """Checked before a sheet is added; the store's unique index decides a race."""
+    if links.has_live(room, "player", name):
+        raise LinkTaken(name)
+
+
+def add_character(
+    store: SqlStore, room: str, by: Link, character: str | bytes, side: str | None = None
+) -> str:
+    """The GM brings a character (an NPC, or a PC for a player) in from what they sent;
+    the character's name."""
+    _require_gm(by)
+    if side not in (None, "pc", "npc"):
+        raise fail(f"{side!r} は pc/npc ではありません", f"{side!r}: expected pc or npc")
+    _room(store, room)
+    session = TableSession.open(store, room, allow_files=False)
+    sheet = read_character(character, session.state.system)
+    session.add_sheet(sheet, actor=Actor.gm(), side=side)
+    return sheet.name
+
+
+def _require_gm(by: Link) -> None:
+    if by.role != "gm":
+        raise forbidden("リンクを管理できるのは GM だけです", "only the GM manages the links")
+
+
+def list_links(store: SqlStore, room: str, by: Link | None = None) -> list[Link]:
+    """Every link of ``room`` (never a token); ``by`` (a network caller) must be the GM."""
+    if by is not None:
+        _require_gm(by)
+    _room(store, room)
+    return store.links.list(room)
+
+
+def issue(
+    store: SqlStore, room: str, role: str, character: str | None = None, by: Link | None = None
+) -> tuple[Link, str]:
+    """A new link of ``role`` (``player`` names its character); ``by`` must be the GM."""
+    if by is not None:
+        _require_gm(by)
+    _room(store, room)
+    if role not in LINK_ROLES or (role == "player") != bool(character):
+        raise fail(
+            "役割は gm / invite / spectator / player (キャラクター名つき) です",
+            "the role is gm, invite, spectator or player (with a character's name)",
+        )
+    return store.links.create(room, role, character)
+
+
+def revoke(
+    store: SqlStore, room: str, link_id: str, *, reissue: bool = False, by: Link | None = None
+) -> tuple[Link, str] | None:
+    """Revoke a link of ``room`` (and, with ``reissue``, make one of the same role and
+    character in its place: returned with its token). ``by`` must be the GM."""
+    if by is not None:
+        _require_gm(by)
+    _room(store, room)
+    links = store.links
+    old = links.get(room, link_id)
+    if old is None or old.revoked:
+        raise fail(
+            f"部屋 {room!r} に有効なリンク {link_id!r} はありません",
+            f"room {room!r} has no live link {link_id!r}",
+            "no such link",
+        )
+    if reissue:
+        return links.reissue(room, link_id)
+    links.revoke(room, link_id)
+    return None
+
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "CreatedRoom",
+    "actor_for",
+    "add_character",
+    "authenticate",
+    "create_room",
+    "issue",
+    "join",
+    "list_links",
+    "open_session",
+    "read_character",
+    "revoke",
+    "room_url",
+    "unauthorized",
+]

@@ -1,0 +1,92 @@
+"""What a reader may see of the log and the room (pure; one rule for every front end).
+
+A secret roll is seen by its roller (a player owning the character it was rolled as) and
+the GM; everyone else — other players, spectators — gets it *redacted* (the same event
+without its dice, data or result: "アリス: シークレットダイス") until a ``revealed``
+event names its ``command_id`` (``/reveal``, by the GM or the roller). From then on it is
+shown to all, in the log as it was rolled. ``/log``, ``/events``, the WebSocket, the HTML
+log and ``/state`` all read through here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from saikoro.i18n import Message
+from saikoro.table import events as ev
+from saikoro.table.actors import Actor
+from saikoro.table.events import Event
+from saikoro.table.state import RoomState, public_view
+
+#: How a speaker with no character is shown (the GM speaks as "GM").
+PLAYER_NAME = Message("プレイヤー", "player")
+
+
+def actor_name(actor: str) -> Message:
+    """How a logged event's actor is shown (events of a player without a character: "")."""
+    return Message(actor, actor) if actor else PLAYER_NAME
+
+
+def revealed_ids(events: Iterable[Event]) -> set[str]:
+    """The command ids of the secret rolls that ``events`` reveal."""
+    return {str(e.data.get("command_id")) for e in events if e.kind == ev.REVEALED and e.data}
+
+
+def may_see(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> bool:
+    """Does ``actor`` see ``event`` in full? (Every event but an unrevealed secret roll.)"""
+    if not event.secret or actor.is_gm or event.command_id in revealed:
+        return True
+    return actor.role == "player" and bool(event.actor) and actor.owns(event.actor)
+
+
+def redacted(event: Event) -> Event:
+    """A secret event as others see it: who rolled and when, not what."""
+    who = actor_name(event.actor)
+    return Event(
+        kind=event.kind,
+        data={},
+        actor=event.actor,
+        command_id=event.command_id,
+        at=event.at,
+        text=Message(f"{who.ja}: シークレットダイス", f"{who.en}: secret dice"),
+        secret=True,
+        gm=event.gm,
+    )
+
+
+def view_event(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> Event:
+    """``event`` as ``actor`` sees it: itself, or :func:`redacted` (never dropped, so a
+    reader's sequence numbers have no gaps)."""
+    return event if may_see(event, actor, revealed) else redacted(event)
+
+
+def view_state(state: RoomState, actor: Actor) -> dict[str, Any]:
+    """``/state`` for ``actor``: :func:`public_view`, who the reader is (``you``), and each
+    character's current values (``values``: ``{ラベル}`` → number) for the GM and for the
+    character's own player."""
+    from saikoro.table.dispatch import tracker_for
+
+    data = public_view(state)
+    tracker = tracker_for(state.system)
+    for row in data["characters"]:
+        character = state.characters.get(row["name"])
+        if character is None:
+            continue
+        mine = actor.role == "player" and actor.owns(character.name)
+        row["mine"] = mine
+        if actor.is_gm or mine:
+            row["values"] = tracker.references(character)
+    data["you"] = actor.to_json()
+    return data
+
+
+__all__ = [
+    "PLAYER_NAME",
+    "actor_name",
+    "may_see",
+    "redacted",
+    "revealed_ids",
+    "view_event",
+    "view_state",
+]

@@ -1,0 +1,108 @@
+// The table API of saikoro serve (docs/table-api.md): JSON over HTTP and one WebSocket.
+
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, url, token, body) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const response = await fetch(url, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok || data.ok === false) {
+    throw new ApiError(data.message || data.reason || `${response.status} ${response.statusText}`, response.status);
+  }
+  return data;
+}
+
+/** WebSocket close codes of the table API that a retry cannot mend (bad token, no room). */
+const REFUSED = new Set([4401, 4403, 4404]);
+
+export const createRoom = (name, system) => call('POST', '/api/rooms', null, { name, system });
+
+export const roomPath = (room) => `/api/rooms/${encodeURIComponent(room)}`;
+
+export class Room {
+  constructor(room, token) {
+    this.room = room;
+    this.token = token;
+  }
+
+  get(path) {
+    return call('GET', roomPath(this.room) + path, this.token);
+  }
+
+  post(path, body) {
+    return call('POST', roomPath(this.room) + path, this.token, body);
+  }
+
+  join(invite, character) {
+    return call('POST', `${roomPath(this.room)}/join`, null, { invite, character });
+  }
+
+  line(line) {
+    return this.post('/lines', { line });
+  }
+
+  /** The caller's view of the log after `after` (a list of events with their seq). */
+  async events(after) {
+    const data = await this.get(`/events?after=${after}`);
+    return Array.isArray(data) ? data : data.events ?? [];
+  }
+
+  async download(path) {
+    const response = await fetch(roomPath(this.room) + path, {
+      headers: { Authorization: `Bearer ${this.token}` },
+    });
+    if (!response.ok) throw new ApiError(`${response.status} ${response.statusText}`, response.status);
+    return response.blob();
+  }
+
+  /**
+   * Live events over the WebSocket, resumed after the last seq seen whenever the socket
+   * drops; `onEvent` gets each event once, in order; `onStatus(true|false)` the connection.
+   */
+  live(lastSeq, onEvent, onStatus) {
+    let socket = null;
+    let delay = 250;
+    let closed = false;
+    const open = () => {
+      const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+      const query = new URLSearchParams({ token: this.token, after: String(lastSeq()) });
+      socket = new WebSocket(`${scheme}://${location.host}${roomPath(this.room)}/ws?${query}`);
+      socket.onopen = () => {
+        delay = 250;
+        onStatus(true);
+      };
+      socket.onmessage = (message) => {
+        const data = JSON.parse(message.data);
+        if (data.type === 'ping') socket.send('{"type": "pong"}');
+        else if (data.type === 'event' && data.seq > lastSeq()) onEvent(data);
+      };
+      socket.onclose = (event) => {
+        const refused = REFUSED.has(event.code); // a revoked link or a gone room: no retry
+        onStatus(false, refused);
+        if (!closed && !refused) setTimeout(open, delay);
+        delay = Math.min(delay * 2, 4000);
+      };
+    };
+    open();
+    return {
+      close() {
+        closed = true;
+        socket?.close();
+      },
+      drop() {
+        socket?.close(); // reconnects (used by tests of the resume)
+      },
+    };
+  }
+}

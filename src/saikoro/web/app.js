@@ -1,0 +1,450 @@
+// The web table: lobby (create a room), join (bring a character), room view.
+import { Room, createRoom } from './api.js';
+import { renderCards } from './cards.js';
+import { renderCombat } from './combat.js';
+import { lang, setLang, t } from './i18n.js';
+import { ChatLog } from './log.js';
+import { renderPalette } from './palette.js';
+
+const $ = (selector) => document.querySelector(selector);
+
+/** room / token / invite from the link: the fragment (#room=…&token=…) or the query. */
+function linkParams() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  for (const [key, value] of new URLSearchParams(location.search)) if (!params.has(key)) params.set(key, value);
+  return { room: params.get('room'), token: params.get('token'), invite: params.get('invite') };
+}
+
+/** Open a link the API gave (same page: only the fragment changes). */
+function go(url) {
+  const target = new URL(url, location.href);
+  if (target.origin === location.origin && target.pathname === location.pathname) {
+    history.replaceState(null, '', target.search + target.hash);
+    route();
+  } else {
+    location.assign(target.href);
+  }
+}
+
+function show(id) {
+  for (const main of document.querySelectorAll('main')) main.hidden = main.id !== id;
+}
+
+/**
+ * A line typed on a Japanese keyboard: the leading ＠ ： ／ as ASCII, ideographic spaces as
+ * spaces, and a status edit (：ＨＰ－３) wholly in ASCII; dice are read by the server.
+ */
+function normaliseLine(typed) {
+  const line = typed.trim().replace(/\u3000/g, ' ').replace(/^[＠：／]/, (c) => c.normalize('NFKC'));
+  return line.startsWith(':') ? line.normalize('NFKC') : line;
+}
+
+// -- lobby ------------------------------------------------------------------------------
+
+const RECENT = 'saikoro.recent';
+
+/** Remember a room link this browser opened (a closed tab must not lose the GM's link). */
+function remember(room, role, label) {
+  const recent = JSON.parse(localStorage.getItem(RECENT) || '[]').filter((r) => r.url !== location.href);
+  recent.unshift({ room, role, label, url: location.href });
+  localStorage.setItem(RECENT, JSON.stringify(recent.slice(0, 20)));
+}
+
+function recentRooms() {
+  const recent = JSON.parse(localStorage.getItem(RECENT) || '[]');
+  $('#recent').hidden = recent.length === 0;
+  $('#recent ul').replaceChildren(
+    ...recent.map((r) => {
+      const item = document.createElement('li');
+      const link = document.createElement('a');
+      link.href = r.url;
+      link.textContent = `${r.room} — ${r.label || t(r.role)}`;
+      item.append(link);
+      return item;
+    }),
+  );
+}
+
+/** The game systems for the create form, from the server's BCDice-API list. */
+async function systemChoices() {
+  const box = $('#create-form [name=system]');
+  if (box.options.length) return;
+  const response = await fetch('/v2/game_system');
+  const { game_system: list } = await response.json();
+  box.replaceChildren(...list.map((s) => new Option(`${s.name} (${s.id})`, s.id)));
+  box.value = list.find((s) => s.id !== 'DiceBot')?.id ?? list[0].id;
+}
+
+function lobby() {
+  show('lobby');
+  recentRooms();
+  systemChoices();
+  $('#room-title').textContent = '';
+  const form = $('#create-form');
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const error = form.querySelector('.error');
+    error.textContent = '';
+    try {
+      const made = await createRoom(form.name.value.trim(), form.system.value);
+      localStorage.setItem(`saikoro.links.${made.room}`, JSON.stringify({ invite: made.invite_url, spectator: made.spectator_url }));
+      go(made.gm_url);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+}
+
+// -- join -------------------------------------------------------------------------------
+
+async function readCharacterFile(file) {
+  if (/\.(zip|xml)$/i.test(file.name)) { // Udonarium: sent as bytes, read by the server
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return { character_base64: btoa(binary), filename: file.name };
+  }
+  return { character: await file.text() };
+}
+
+/** Let `zone` take a dropped file or text (once per page); `onFile(payload)`. */
+function dropZone(zone, onFile) {
+  zone.addEventListener('paste', (e) => {
+    if (e.target === zone) onFile({ character: e.clipboardData.getData('text') });
+  });
+  zone.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    zone.classList.remove('over');
+    const file = e.dataTransfer.files[0];
+    if (file) onFile(await readCharacterFile(file));
+    else if (e.dataTransfer.getData('text')) onFile({ character: e.dataTransfer.getData('text') });
+  });
+}
+
+let joinTake = null; // the open join form's taker of a dropped character
+
+function join(room, invite) {
+  show('join');
+  $('#room-title').textContent = room;
+  const form = $('#join-form');
+  const api = new Room(room, invite);
+  let payload = null;
+  const take = (p) => {
+    payload = p;
+    if (p.character !== undefined) form.character.value = p.character;
+    else form.character.value = `(${p.filename})`;
+  };
+  joinTake = take;
+  form.file.onchange = async () => form.file.files[0] && take(await readCharacterFile(form.file.files[0]));
+  form.character.oninput = () => (payload = null);
+  api.get('/state').then((state) => {
+    const pcs = (state.characters ?? []).filter((c) => c.side === 'pc');
+    $('#existing-names').replaceChildren(...pcs.map((c) => new Option(c.name)));
+  }, () => {});
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const error = form.querySelector('.error');
+    error.textContent = '';
+    const character = form.existing.value.trim() || form.character.value.trim();
+    try {
+      const body = payload && !form.existing.value.trim() ? { invite, ...payload } : { invite, character };
+      const joined = await api.post('/join', body);
+      go(joined.url);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+}
+
+// -- room -------------------------------------------------------------------------------
+
+/** What the page shows for a game system (its folder's webtable.json; {} without one). */
+async function systemPage(system) {
+  const response = await fetch(`/api/systems/${encodeURIComponent(system)}/webtable`);
+  return response.ok ? response.json() : {};
+}
+
+class RoomView {
+  constructor(room, token) {
+    this.api = new Room(room, token);
+    this.state = null;
+    this.page = {}; // the system's webtable.json
+    this.me = { role: 'spectator', characters: [] };
+    this.paletteFor = null;
+    this.history = [];
+    this.historyAt = 0;
+    this.log = new ChatLog($('#log'), {
+      canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
+      onReveal: (event) => this.send(`/reveal ${event.command_id}`),
+    });
+  }
+
+  async start() {
+    show('room');
+    $('#room-title').textContent = this.api.room;
+    const state = await this.api.get('/state');
+    this.page = await systemPage(state.system);
+    await this.refresh();
+    remember(this.api.room, this.me.role, this.me.label);
+    this.log.reset(await this.api.events(0));
+    this.live = this.api.live(
+      () => this.log.lastSeq,
+      (event) => this.onEvent(event),
+      (up, refused) => {
+        this.connected = up;
+        this.refused = refused;
+        this.showStatus();
+      },
+    );
+    this.wire();
+  }
+
+  showStatus() {
+    $('#status').textContent = t(this.connected ? 'connected' : this.refused ? 'refused' : 'reconnecting');
+  }
+
+  onEvent(event) {
+    this.log.add(event);
+    clearTimeout(this.pending);
+    this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
+  }
+
+  async refresh() {
+    this.state = await this.api.get('/state');
+    const you = this.state.you ?? {};
+    this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
+    document.body.dataset.role = this.me.role;
+    this.renderSpeakers();
+    this.renderCards();
+    renderCombat($('#combat'), this.state, { actor: this.actor(), page: this.page, send: (line) => this.send(line) });
+    this.loadPalette();
+  }
+
+  /** The cards, unless the viewer is typing in one (then once they leave it). */
+  renderCards() {
+    const list = $('#cards .list');
+    if (list.contains(document.activeElement) && document.activeElement.tagName === 'INPUT') {
+      list.addEventListener('focusout', () => setTimeout(() => this.renderCards()), { once: true });
+      return;
+    }
+    const canEdit = (name) => this.canAct(name);
+    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line) });
+  }
+
+  canAct(name) {
+    return this.me.role === 'gm' || this.me.characters.includes(name);
+  }
+
+  /** Who the combat actions speak as: the current character if ours, else our own. */
+  actor() {
+    const current = this.state.combat?.current;
+    if (current && this.canAct(current)) return current;
+    return this.me.characters[0] ?? null;
+  }
+
+  renderSpeakers() {
+    const box = $('#speaker');
+    const names = this.me.role === 'gm' ? ['GM', ...(this.state.characters ?? []).map((c) => c.name)] : this.me.characters;
+    const keep = box.value;
+    box.replaceChildren(...names.map((name) => new Option(name)));
+    if (names.includes(keep)) box.value = keep;
+    box.hidden = names.length < 2;
+    $('#line-form').hidden = this.me.role === 'spectator';
+    $('#undo').hidden = this.me.role === 'spectator';
+  }
+
+  speaker() {
+    return $('#speaker').value || null;
+  }
+
+  /** The line as sent: `@SPEAKER` first when speaking as someone other than the default. */
+  withSpeaker(line) {
+    const speaker = this.speaker();
+    const fallback = this.me.role === 'gm' ? 'GM' : this.me.characters[0];
+    if (!speaker || speaker === fallback || line.startsWith('@')) return line;
+    return `@${speaker} ${line}`;
+  }
+
+  async loadPalette() {
+    const name = this.speaker();
+    const container = $('#palette .buttons');
+    const character = (this.state.characters ?? []).find((c) => c.name === name);
+    $('#palette').hidden = !character;
+    if (!character) return;
+    const key = `${name}\n${JSON.stringify(character.values ?? null)}`;
+    if (key === this.paletteFor) return;
+    this.paletteFor = key;
+    try {
+      const palette = await this.api.get(`/palette?name=${encodeURIComponent(name)}`);
+      renderPalette(container, palette.items ?? [], (line) => this.send(this.withSpeaker(line)));
+    } catch (err) {
+      container.textContent = err.message;
+    }
+  }
+
+  async send(line) {
+    const error = $('#line-error');
+    error.textContent = '';
+    try {
+      const outcome = await this.api.line(line);
+      if (!outcome.events?.length && outcome.text) this.note(outcome.text);
+      return true;
+    } catch (err) {
+      error.textContent = err.message;
+      return false;
+    }
+  }
+
+  /** A reply only this viewer sees (/help, /state, …), not part of the log. */
+  note(text) {
+    const item = document.createElement('li');
+    item.className = 'ev local';
+    item.textContent = text;
+    $('#log').append(item);
+    this.log.scroll();
+  }
+
+  wire() {
+    const input = $('#line');
+    $('#line-form').onsubmit = async (e) => {
+      e.preventDefault();
+      const line = normaliseLine(input.value);
+      if (!line) return;
+      this.history.push(input.value.trim());
+      this.historyAt = this.history.length;
+      if (await this.send(this.withSpeaker(line))) input.value = '';
+    };
+    input.onkeydown = (e) => {
+      if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+      if (e.isComposing) return;
+      e.preventDefault();
+      this.historyAt = Math.max(0, Math.min(this.history.length, this.historyAt + (e.key === 'ArrowUp' ? -1 : 1)));
+      input.value = this.history[this.historyAt] ?? '';
+    };
+    $('#speaker').onchange = () => this.loadPalette();
+    $('#undo').onclick = () => this.send('/undo');
+    for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
+    $('#download-log').onclick = async () => {
+      const blob = await this.api.download('/log.html');
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `${this.api.room}.html`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+    };
+    this.renderLinks();
+  }
+
+  /** The GM brings in a dropped or pasted character (a CCFOLIA JSON, Udonarium zip, sheet). */
+  async addCharacter(payload) {
+    $('#line-error').textContent = '';
+    try {
+      await this.api.post('/characters', payload);
+    } catch (err) {
+      $('#line-error').textContent = err.message;
+    }
+  }
+
+  async renderLinks() {
+    if (this.me.role !== 'gm') return;
+    const list = $('#links .list');
+    const saved = JSON.parse(localStorage.getItem(`saikoro.links.${this.api.room}`) || '{}');
+    const rows = [];
+    const row = (label, url, link) => {
+      const item = document.createElement('li');
+      const name = document.createElement('span');
+      name.textContent = label;
+      item.append(name);
+      if (url) {
+        const field = document.createElement('input');
+        field.readOnly = true;
+        field.value = url;
+        field.setAttribute('aria-label', label);
+        const copy = document.createElement('button');
+        copy.type = 'button';
+        copy.textContent = t('copy');
+        copy.onclick = async () => {
+          field.select();
+          await navigator.clipboard?.writeText(url).catch(() => document.execCommand('copy'));
+          copy.textContent = t('copied');
+        };
+        item.append(field, copy);
+      }
+      if (link && !link.revoked) {
+        const revoke = document.createElement('button');
+        revoke.type = 'button';
+        revoke.textContent = t('revoke');
+        revoke.onclick = async () => {
+          await this.api.post(`/links/${encodeURIComponent(link.id)}/revoke`).catch((err) => ($('#line-error').textContent = err.message));
+          this.renderLinks();
+        };
+        item.append(revoke);
+      } else if (link?.revoked) {
+        item.classList.add('revoked');
+        item.append(` (${t('revoked')})`);
+      }
+      rows.push(item);
+    };
+    if (saved.invite) row(t('invite'), saved.invite);
+    if (saved.spectator) row(t('spectator'), saved.spectator);
+    try {
+      const links = await this.api.get('/links');
+      for (const link of Array.isArray(links) ? links : links.links ?? []) {
+        if (link.role === 'gm') continue;
+        const when = new Date(link.created_at).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
+        row(`${t(link.role)}${link.character ? `: ${link.character}` : ''} (${when})`, null, link);
+      }
+    } catch {
+      // no links route: only the saved invite and spectator URLs are shown
+    }
+    list.replaceChildren(...rows);
+    $('#new-invite').onclick = async () => {
+      try {
+        const made = await this.api.post('/links', { role: 'player' });
+        localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify({ ...saved, invite: made.url }));
+        this.renderLinks();
+      } catch (err) {
+        $('#line-error').textContent = err.message;
+      }
+    };
+  }
+}
+
+let current = null;
+
+function route() {
+  current?.live?.close();
+  current = null;
+  const { room, token, invite } = linkParams();
+  if (room && token) {
+    current = new RoomView(room, token);
+    current.start().catch((err) => {
+      show('lobby');
+      $('#create-form .error').textContent = `${t('notFound')}: ${err.message}`;
+    });
+  } else if (room && invite) {
+    join(room, invite);
+  } else {
+    lobby();
+  }
+}
+
+$('#lang').addEventListener('click', () => {
+  setLang(lang() === 'ja' ? 'en' : 'ja');
+  if (current) {
+    current.showStatus();
+    current.log.rerender();
+    current.refresh();
+  }
+});
+window.addEventListener('hashchange', route);
+dropZone($('#drop'), (payload) => joinTake?.(payload));
+dropZone($('#npc-drop'), (payload) => current?.addCharacter(payload));
+setLang(lang());
+route();
+window.saikoro = { get view() { return current; } }; // for the browser tests (drop the socket)

@@ -1,0 +1,131 @@
+// Character cards: HP bar, conditions, row, abilities; editable by the GM and the owner.
+import { t } from './i18n.js';
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function hpBar(character) {
+  const bar = el('div', 'hpbar');
+  bar.setAttribute('role', 'meter');
+  bar.setAttribute('aria-label', `${character.name} HP`);
+  bar.setAttribute('aria-valuemin', '0');
+  bar.setAttribute('aria-valuemax', String(character.max_hp));
+  bar.setAttribute('aria-valuenow', String(character.hp));
+  const fill = el('div', 'fill');
+  const ratio = character.max_hp > 0 ? Math.max(0, Math.min(1, character.hp / character.max_hp)) : 0;
+  fill.style.width = `${Math.round(ratio * 100)}%`;
+  if (ratio <= 0.25) fill.classList.add('low');
+  bar.append(fill);
+  return bar;
+}
+
+/** An inline form asking for one value; `submit(value)` sends it. */
+function inlineEdit(label, value, submit) {
+  const form = el('form', 'inline');
+  const input = el('input');
+  input.value = value;
+  input.setAttribute('aria-label', label);
+  input.size = 6;
+  form.append(input);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (input.value.trim()) submit(input.value.trim());
+    input.blur();
+  });
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') form.replaceWith(form.previous);
+  });
+  return { form, input };
+}
+
+/** Suggestions for the condition fields (any label may be typed). */
+function conditionList(labels) {
+  const list = el('datalist');
+  list.id = 'condition-labels';
+  for (const label of labels ?? []) list.append(el('option', '', label));
+  return list;
+}
+
+/**
+ * Render `state.characters` into `container`. `canEdit(name)`: may this viewer edit it;
+ * `page`: the system's webtable.json (card values, conditions); `send(line)`: carry out a
+ * table line.
+ */
+export function renderCards(container, state, { canEdit, page, send }) {
+  container.replaceChildren(conditionList(page.conditions));
+  for (const character of state.characters ?? []) {
+    const editable = canEdit(character.name);
+    const card = el('article', `card side-${character.side}${character.down ? ' down' : ''}`);
+    card.dataset.name = character.name;
+    const head = el('header');
+    head.append(el('h3', '', character.name), el('span', 'side', t(character.side === 'npc' ? 'npc' : 'pc')));
+    if (character.row) head.append(el('span', 'row', `${t('row')}: ${character.row}`));
+    card.append(head);
+
+    const hp = el(editable ? 'button' : 'span', 'hp', `HP ${character.hp}/${character.max_hp}`);
+    if (editable) {
+      hp.type = 'button';
+      hp.title = t('editHp');
+      hp.addEventListener('click', () => {
+        const { form, input } = inlineEdit(t('editHp'), String(character.hp), (value) => {
+          const line = /^[+-]/.test(value) ? `:HP${value}` : `:HP=${value}`;
+          send(`@${character.name} ${line}`);
+        });
+        form.previous = hp;
+        hp.replaceWith(form);
+        input.focus();
+        input.select();
+      });
+    }
+    card.append(hp, hpBar(character));
+
+    const chips = el('ul', 'conditions');
+    for (const label of character.conditions ?? []) {
+      const chip = el('li', 'chip', label);
+      if (editable) {
+        const remove = el('button', 'remove', '×');
+        remove.type = 'button';
+        remove.setAttribute('aria-label', `${t('removeCondition')}: ${label}`);
+        remove.addEventListener('click', () => send(`/cond remove ${character.name} ${label.split(':')[0]}`));
+        chip.append(remove);
+      }
+      chips.append(chip);
+    }
+    if (editable) {
+      const add = el('form', 'add-condition');
+      const input = el('input');
+      input.setAttribute('aria-label', `${t('addCondition')}: ${character.name}`);
+      input.placeholder = `+ ${t('addCondition')}`;
+      input.size = 11;
+      input.setAttribute('list', 'condition-labels');
+      add.append(input);
+      add.addEventListener('submit', (e) => {
+        e.preventDefault();
+        if (input.value.trim()) send(`/cond add ${character.name} ${input.value.trim()}`);
+        input.blur();
+      });
+      const item = el('li', 'chip-add');
+      item.append(add);
+      chips.append(item);
+    }
+    card.append(chips);
+
+    const values = character.values ?? {};
+    const shown = (page.card_values ?? Object.keys(values)).filter((name) => name in values);
+    if (shown.length) {
+      const list = el('dl', 'values');
+      for (const name of shown) {
+        const value = values[name];
+        const pair = el('div');
+        pair.append(el('dt', '', name), el('dd', '', String(value)));
+        list.append(pair);
+      }
+      card.append(list);
+    }
+    container.append(card);
+  }
+}

@@ -1,0 +1,87 @@
+// The page's own words in Japanese (default) and English; event texts carry both already.
+const WORDS = {
+  langSwitch: ['English', '日本語'],
+  createRoom: ['部屋を作る', 'Create a room'],
+  recent: ['このブラウザで開いた部屋', 'Rooms opened in this browser'],
+  roomName: ['部屋の名前', 'Room name'],
+  system: ['ゲームシステム', 'Game system'],
+  create: ['作成', 'Create'],
+  joinRoom: ['部屋に参加する', 'Join the room'],
+  joinHelp: [
+    'キャラクターを持ち込んでください: CCFOLIA の「キャラクターをコピー」の JSON、ユドナリウムの zip/xml、saikoro のシート (JSON/YAML) を貼り付けるかドロップします。部屋にいるキャラクターの名前でも参加できます。',
+    'Bring a character: paste or drop CCFOLIA\'s "copy character" JSON, an Udonarium zip/xml or a saikoro sheet (JSON/YAML). Or join as a character already in the room.',
+  ],
+  pasteCharacter: ['キャラクター (貼り付け・ドロップ)', 'Character (paste or drop)'],
+  chooseFile: ['ファイルを選ぶ', 'Choose a file'],
+  existingName: ['または部屋にいるキャラクターの名前', 'or the name of a character in the room'],
+  join: ['参加', 'Join'],
+  log: ['ログ', 'Log'],
+  speaker: ['話者', 'Speaker'],
+  line: ['発言・コマンド', 'Message or command'],
+  linePlaceholder: ['2D6+{体力}>=8 · :HP-3 · @名前 … · /help', '2D6+{体力}>=8 · :HP-3 · @NAME … · /help'],
+  send: ['送信', 'Send'],
+  undo: ['取り消し', 'Undo'],
+  palette: ['チャットパレット', 'Chat palette'],
+  combat: ['戦闘', 'Combat'],
+  combatStart: ['戦闘開始', 'Start combat'],
+  next: ['次の手番', 'Next turn'],
+  combatEnd: ['戦闘終了', 'End combat'],
+  characters: ['キャラクター', 'Characters'],
+  dropNpc: [
+    'CCFOLIA の JSON やユドナリウムの zip をここにドロップ (または貼り付け) でキャラクターを追加',
+    'Drop (or paste) a CCFOLIA JSON or an Udonarium zip here to add a character',
+  ],
+  links: ['招待リンク', 'Invite links'],
+  newInvite: ['新しい招待リンク', 'New invite link'],
+  downloadLog: ['ログをダウンロード (HTML)', 'Download the log (HTML)'],
+  noCombat: ['戦闘していません', 'No combat'],
+  round: ['ラウンド', 'Round'],
+  turnOf: ['の手番', '\'s turn'],
+  connected: ['接続中', 'Connected'],
+  reconnecting: ['再接続しています…', 'Reconnecting…'],
+  refused: ['接続を断られました (リンクが無効です)', 'Refused (the link is no longer valid)'],
+  secretDice: ['シークレットダイス', 'Secret dice'],
+  reveal: ['公開', 'Reveal'],
+  copy: ['コピー', 'Copy'],
+  copied: ['コピーしました', 'Copied'],
+  revoke: ['無効にする', 'Revoke'],
+  revoked: ['無効', 'revoked'],
+  invite: ['招待 (プレイヤー)', 'Invite (players)'],
+  spectator: ['観戦', 'Spectators'],
+  gm: ['GM', 'GM'],
+  player: ['プレイヤー', 'Player'],
+  target: ['目標', 'Target'],
+  actionsOf: ['の行動', ': actions'],
+  hp: ['HP', 'HP'],
+  addCondition: ['状態を追加', 'Add a condition'],
+  removeCondition: ['状態を外す', 'Remove condition'],
+  editHp: ['HP を変える', 'Change HP'],
+  row: ['隊列', 'Row'],
+  chance: ['成功率', 'chance of success'],
+  pc: ['PC', 'PC'],
+  npc: ['NPC', 'NPC'],
+  notFound: ['部屋に入れません (リンクが無効か、部屋がありません)', 'Cannot open the room (the link is revoked or the room does not exist)'],
+};
+
+let current = localStorage.getItem('saikoro.lang') === 'en' ? 'en' : 'ja';
+
+export const lang = () => current;
+
+export function t(key) {
+  const pair = WORDS[key];
+  return pair ? pair[current === 'en' ? 1 : 0] : key;
+}
+
+/** The shown text of an event's {ja, en} message. */
+export const pick = (message) => (message ? message[current] ?? message.ja : '');
+
+/** Switch language and re-label every element carrying data-t / data-t-placeholder. */
+export function setLang(value) {
+  current = value === 'en' ? 'en' : 'ja';
+  localStorage.setItem('saikoro.lang', current);
+  document.documentElement.lang = current;
+  for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  for (const el of document.querySelectorAll('[data-t-placeholder]')) {
+    el.placeholder = t(el.dataset.tPlaceholder);
+  }
+}

@@ -1,0 +1,131 @@
+// The chat log: one list item per event that has something to show, in seq order.
+import { pick, t } from './i18n.js';
+
+// An outcome word, not a command's echo of its range ("クリティカル<=14").
+const OUTCOME_WORDS = /(クリティカル|ファンブル|成功|失敗|命中|Critical|Fumble|Success|Failure|Succeeded|Failed)(?!\s*[<>=≦≧])/gi;
+const WORD_CLASS = [
+  [/クリティカル|critical/i, 'critical'],
+  [/ファンブル|fumble/i, 'fumble'],
+  [/失敗|fail/i, 'failure'],
+  [/成功|命中|succe/i, 'success'],
+];
+
+/** A stable colour per speaker name (hue from the name's code points). */
+export function hue(name) {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.codePointAt(0)) % 360;
+  return h;
+}
+
+function outcomeClass(event) {
+  const result = event.data?.result;
+  if (!result) return '';
+  for (const flag of ['critical', 'fumble', 'success', 'failure']) if (result[flag]) return flag;
+  return '';
+}
+
+/** Text nodes with 成功/失敗/クリティカル/ファンブル wrapped in <mark>. */
+function marked(text) {
+  const out = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(OUTCOME_WORDS)) {
+    out.append(text.slice(last, match.index));
+    const mark = document.createElement('mark');
+    mark.textContent = match[0];
+    mark.className = WORD_CLASS.find(([re]) => re.test(match[0]))[1];
+    out.append(mark);
+    last = match.index + match[0].length;
+  }
+  out.append(text.slice(last));
+  return out;
+}
+
+export class ChatLog {
+  /** `canReveal(event)` says if this viewer may reveal a secret event; `onReveal(event)`. */
+  constructor(list, { canReveal, onReveal }) {
+    this.list = list;
+    this.canReveal = canReveal;
+    this.onReveal = onReveal;
+    this.events = [];
+    this.undone = new Set();
+  }
+
+  get lastSeq() {
+    return this.events.length ? this.events[this.events.length - 1].seq : 0;
+  }
+
+  reset(events) {
+    this.events = [];
+    this.undone = new Set();
+    this.list.replaceChildren();
+    for (const event of events) this.add(event, false);
+    this.scroll();
+  }
+
+  rerender() {
+    this.reset([...this.events]);
+  }
+
+  add(event, scroll = true) {
+    if (event.seq <= this.lastSeq) return;
+    this.events.push(event);
+    const target = event.data?.command_id;
+    if (event.kind === 'undone' && target) this.undone.add(target);
+    if ((event.kind === 'undone' || event.kind === 'revealed') && target) {
+      for (const item of this.list.querySelectorAll('li')) {
+        if (item.dataset.cmd !== target) continue;
+        item.classList.add(event.kind);
+        item.querySelector('.reveal')?.remove();
+      }
+    }
+    const item = this.render(event);
+    if (item) {
+      this.list.append(item);
+      if (scroll) this.scroll();
+    }
+  }
+
+  render(event) {
+    const secretHidden = event.secret && !event.text;
+    if (!event.text && !secretHidden) return null;
+    const item = document.createElement('li');
+    item.dataset.seq = event.seq;
+    item.dataset.cmd = event.command_id || '';
+    item.className = ['ev', `kind-${event.kind}`, outcomeClass(event)].filter(Boolean).join(' ');
+    if (this.undone.has(event.command_id)) item.classList.add('undone');
+    const actor = event.actor || '';
+    let text = secretHidden ? t('secretDice') : pick(event.text);
+    if (actor && text.startsWith(`${actor}: `)) text = text.slice(actor.length + 2);
+    if (actor) {
+      const who = document.createElement('span');
+      who.className = 'who';
+      who.textContent = actor;
+      who.style.setProperty('--hue', hue(actor));
+      item.append(who);
+    }
+    const body = document.createElement('span');
+    body.className = 'text';
+    body.append(marked(text));
+    item.append(body);
+    if (event.secret) {
+      item.classList.add('secret');
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = t('secretDice');
+      item.prepend(badge);
+      if (!secretHidden && this.canReveal(event)) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'reveal';
+        button.textContent = t('reveal');
+        button.addEventListener('click', () => this.onReveal(event));
+        item.append(button);
+      }
+    }
+    return item;
+  }
+
+  scroll() {
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+}

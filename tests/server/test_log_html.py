@@ -1,0 +1,78 @@
+"""The HTML log: self-contained (nothing fetched), speaker colours, dice results marked."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from saikoro.i18n import Message
+from saikoro.server.log_html import render_log_html, speaker_colour
+from saikoro.table.events import Event
+
+
+def _roll(actor: str, text: str, **result: bool) -> Event:
+    return Event(
+        "roll",
+        {"command": "2D6", "result": {"text": text, **result}},
+        actor=actor,
+        command_id="c1",
+        at="2026-12-01T03:04:05.000+00:00",
+        text=Message(f"{actor}: {text}", f"{actor}: {text}"),
+    )
+
+
+def _chat(actor: str, text: str) -> Event:
+    return Event("chat", {"text": text}, actor=actor, text=Message(f"{actor}: {text}", text))
+
+
+class _Fetches(HTMLParser):
+    """Every attribute that would make a browser fetch something."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fetching: list[tuple[str, str, str | None]] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "action", "poster", "data"):
+                self.fetching.append((tag, name, value))
+
+
+def test_the_log_is_self_contained_and_shows_every_line() -> None:
+    events = [
+        (2, _chat("ギン", "よろしく <b>お願い</b>")),
+        (3, _roll("ギン", "(2D6>=7) ＞ 9[4,5] ＞ 9 ＞ 成功", success=True)),
+        (4, _roll("GM", "(1D100<=5) ＞ 99 ＞ ファンブル", fumble=True, failure=True)),
+        (5, Event("status_set", {}, actor="GM", text=Message("ゴブリン HP 5 → 2", "HP"))),
+        (6, Event("status_set", {}, actor="GM")),  # no text: not shown
+    ]
+    page = render_log_html("卓 <1>", "DiceBot", events)
+    parser = _Fetches()
+    parser.feed(page)
+    assert parser.fetching == []
+    assert "script" not in parser.tags and "link" not in parser.tags
+    assert "url(" not in page and "@import" not in page and "http" not in page
+    assert "<b>お願い</b>" not in page and "&lt;b&gt;お願い&lt;/b&gt;" in page
+    assert "卓 &lt;1&gt;" in page
+    assert page.count("<li") == 4
+    assert re.search(r'class="roll success" id="e3">.*<span class="result">成功</span>', page)
+    assert 'class="roll fumble"' in page
+    assert '<li class="system" id="e5">' in page
+    assert "03:04" in page
+
+
+def test_each_speaker_keeps_a_colour_of_their_own() -> None:
+    page = render_log_html(
+        "r", "DiceBot", [(2, _chat("ギン", "a")), (3, _chat("クロ", "b")), (4, _chat("ギン", "c"))]
+    )
+    gin, kuro = speaker_colour("ギン"), speaker_colour("クロ")
+    assert gin != kuro
+    assert page.count(f"color:{gin}") == 2 and page.count(f"color:{kuro}") == 1
+    assert speaker_colour("GM") == speaker_colour("ＧＭ")
+
+
+def test_english_log() -> None:
+    page = render_log_html("r", "DiceBot", [(2, _chat("Gin", "hello"))], lang="en")
+    assert '<html lang="en">' in page and "1 lines" in page

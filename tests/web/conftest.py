@@ -1,0 +1,154 @@
+"""Browser tests: Debian's Chromium driven by Playwright against a real ``saikoro serve``.
+
+Chromium is the system's (/usr/bin/chromium, never ``playwright install``). Without it the
+browser tests are skipped on a developer's machine and fail in CI (CI=true), as the
+PostgreSQL tests do.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import free_port
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: d6 → 4, d100 → 30 (see serve_fixed_dice.py).
+FIXED_FACES = "6:4,100:30"
+HERE = Path(__file__).parent
+
+
+def chromium_path() -> str:
+    found = shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+    )
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        found = None
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(
+                "CI needs Chromium and Playwright: apt-get install chromium; pip install -e '.[test]'"
+            )
+        pytest.skip("Chromium or Playwright is not installed (apt-get install chromium)")
+    return found
+
+
+class Served:
+    """A server subprocess whose output is read as it comes (a full pipe would stall it)."""
+
+    def __init__(self, command: list[str], cwd: Path) -> None:
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            start_new_session=True,  # stop() ends the server and anything it started
+        )
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def printed_url(self, timeout: float = 30) -> str:
+        """The page URL ``saikoro serve`` prints on start-up."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                match = re.search(r"http://\S+/(?=\s|$)", line)
+                if match:
+                    return match.group(0)
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise AssertionError("saikoro serve printed no page URL:\n" + "".join(self.lines))
+
+    def wait_until_up(self, url: str, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(
+                        "the server did not start:\n" + "".join(self.lines)
+                    ) from None
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in a fresh directory): its base URL."""
+    chromium_path()
+    cwd = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    served = Served(
+        [
+            sys.executable,
+            str(HERE / "serve_fixed_dice.py"),
+            FIXED_FACES,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        cwd,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}/"
+        served.wait_until_up(base)
+        yield base
+    finally:
+        served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Chromium for one test module: Playwright's sync API keeps an asyncio loop running in
+    this thread while it is open, so it must be closed before other modules' asyncio.run()."""
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

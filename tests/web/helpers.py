@@ -1,0 +1,76 @@
+"""Steps the browser tests share: create a room, join by a link, drop a file, read the page."""
+
+from __future__ import annotations
+
+import base64
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+LAPTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP) -> Page:
+    page = browser.new_context(viewport=viewport).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def drop_file(page: Page, selector: str, filename: str, content: str | bytes) -> None:
+    """Drop a file (text, or bytes such as a zip) onto an element as a user dragging it from
+    their desktop would."""
+    raw = content.encode("utf-8") if isinstance(content, str) else content
+    transfer: Any = page.evaluate_handle(
+        """([name, b64]) => {
+            const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+            const data = new DataTransfer();
+            data.items.add(new File([bytes], name, {type: 'application/octet-stream'}));
+            return data;
+        }""",
+        [filename, base64.b64encode(raw).decode("ascii")],
+    )
+    page.dispatch_event(selector, "drop", {"dataTransfer": transfer})
+
+
+def create_room(page: Page, base: str, name: str, system: str) -> None:
+    page.goto(base)
+    page.fill("#create-form [name=name]", name)
+    page.select_option("#create-form [name=system]", system)
+    page.click("#create-form button[type=submit]")
+    expect(page.locator("#room")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("接続中")
+
+
+def invite_url(gm: Page) -> str:
+    field = gm.locator("#links input").first
+    expect(field).to_have_value(re.compile(r"#room=.*&invite="))
+    return field.input_value()
+
+
+def join(page: Page, invite: str, filename: str, character: str | bytes) -> None:
+    """Open the invite link and join with a dropped character file."""
+    page.goto(invite)
+    expect(page.locator("#join")).to_be_visible()
+    drop_file(page, "#drop", filename, character)
+    expect(page.locator("#join-form [name=character]")).not_to_have_value("")
+    page.click("#join-form button[type=submit]")
+    expect(page.locator("#room")).to_be_visible()
+    expect(page.locator("#status")).to_have_text("接続中")
+
+
+def send_line(page: Page, line: str) -> None:
+    page.fill("#line", line)
+    page.press("#line", "Enter")
+    expect(page.locator("#line")).to_have_value("")
+
+
+def log_texts(page: Page) -> list[str]:
+    return page.locator("#log li.ev:not(.local)").all_inner_texts()
+
+
+def card_hp(page: Page, name: str) -> Any:
+    return page.locator(f'.card[data-name="{name}"] .hp')
