@@ -44,6 +44,8 @@ PART2 = [
     "/next",  # オーク (own turn 4): full defence ends
     "@オーク /melee ケン",  # 10 ≤ 敏捷度10: critical (whatever the AC); 1D10 [10] → ケン 20→10
     "/next",  # R3: ケン
+    "@ケン /shoot オーク",  # refused: ケン holds his sword, not the bow (UM-EQUIP-01)
+    "/gm hold ケン 弓",  # the GM rules the bow was ready in hand (no turn used)
     # bow: target 40/2 = 20; 16 ≤ 20 and > AC15: hit; 1D6 [5] → オーク 4→−1; fate 90 > 20: 死亡
     "@ケン /shoot オーク",
     "/next",  # オーク is dead: skipped → ミア (chanting since her previous turn)
@@ -80,11 +82,16 @@ def check_final(final: dict) -> None:
     "UM-FATE-04",
     "UM-DEFEND-01",
     "UM-RANGED-01",
+    via="table",
 )
 def test_unmeid100_fight(tmp_path):
     db = str(tmp_path / "um.db")
     out = play(db, "um", PART1 + PART2, RANDS1 + RANDS2, system="UnmeiD100")
-    assert [e["line"] for e in errors(out)] == ["@ケン /aim", "@ミア /cast オーク"]
+    assert [e["line"] for e in errors(out)] == [
+        "@ケン /aim",
+        "@ミア /cast オーク",
+        "@ケン /shoot オーク",
+    ]
     in_combat = next(o["state"] for o in out if "state" in o)
     assert in_combat["combat"] == {
         "round": 3,

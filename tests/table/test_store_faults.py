@@ -257,7 +257,9 @@ def test_other_peoples_control_characters_are_escaped_on_the_terminal(tmp_path: 
     text in the GM's terminal; the room keeps the text exactly."""
     db = str(tmp_path / "room.db")
     hostile = "やあ \x1b]0;pwned\x07\x1b[2J\x9b31m\r消えた"
-    out = play(db, "r", [hostile], system="LittleWorld", gm=False, speaker="mallory")
+    out = play(
+        db, "r", [hostile], system="LittleWorld", gm=False
+    )  # a player (an unknown --as is refused)
     assert out[0]["ok"]
     result = play_text(db, ["/log"], "--gm")
     assert result.exit_code == 0

@@ -169,7 +169,7 @@ def test_a_littleworld_character_cannot_attack_itself(table):
     refused(gm, "/attack アリス 技巧")  # the GM, for the current actor
 
 
-@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-03")
+@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-03", via="table")
 def test_an_unmeid100_character_cannot_attack_itself(table):
     gm = table("UnmeiD100", ["ken.json", "mia.json", "orc.json"])
     gm.run("/combat start")
@@ -215,7 +215,7 @@ def test_littleworld_ability_edits_show_the_old_value_and_change_the_value_used(
     assert edit.text("ja") == "取り消し: @ギン /attack ゴブリン 体力"
 
 
-@pytest.mark.rule("UM-FATE-01")
+@pytest.mark.rule("UM-FATE-01", via="table")
 def test_unmeid100_sheet_value_edits_show_the_old_value_and_change_the_value_used(table):
     # リナ: 戦闘 35, AC 25, 運命 11, 敏捷度 14
     lina = Path(GIN).parents[1] / "unmeid100" / "pc_lina.yaml"
@@ -258,7 +258,7 @@ def test_littleworld_attack_text_is_the_lwa_commands(table):
     assert "damage 5" in out.text("en")
 
 
-@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01")
+@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", via="table")
 def test_unmeid100_attack_texts_are_the_ma_and_ra_commands(table):
     gm = table("UnmeiD100", ["ken.json", "orc.json"])
     gm.run("/combat start")

@@ -74,9 +74,9 @@ def test_order_follows_current_skill_until_locked(room):
     assert s.state.combat.order == ["ボブ", "アリス", "ゴブリン"]  # kept despite 技巧
 
 
-@pytest.mark.rule("UM-AIM-01", "UM-RANGED-01")
+@pytest.mark.rule("UM-AIM-01", "UM-RANGED-01", via="table")
 def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(room):
-    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 弓", "/combat start")
     s.run("@ケン /aim")
     for _ in range(4):  # オーク ×2, ミア, then round 2: ケン
         s.run("/next")
@@ -90,7 +90,7 @@ def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(room):
     assert s.state.characters["ケン"].fields["aim"] == 0
 
 
-@pytest.mark.rule("UM-FATE-02", "UM-FATE-04")
+@pytest.mark.rule("UM-FATE-02", "UM-FATE-04", via="table")
 def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
     s.run("/next オーク")
@@ -110,7 +110,7 @@ def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room)
     assert [c.label for c in s.state.characters["ミア"].conditions] == ["気絶"]
 
 
-@pytest.mark.rule("UM-FATE-04")
+@pytest.mark.rule("UM-FATE-04", via="table")
 def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"])
     out = rolled(s, [(50, 100)]).run("@ケン :HP-20")  # 運命10 × 5 = 50: success → 気絶
@@ -134,7 +134,7 @@ def test_skill_cards_are_declared_in_the_log(room):
         s.run("@キャロル /card 治癒魔法")  # asleep: no skill cards
 
 
-@pytest.mark.rule("UM-FATE-02")
+@pytest.mark.rule("UM-FATE-02", via="table")
 def test_fate_cancels_a_condition_or_rerolls_damage(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
     s.run("/cond add ケン 毒")
@@ -217,9 +217,10 @@ def test_rest_and_time_out_of_combat(room):
     assert s.state.fields["minutes"] == nights + 40 and s.state.characters["アリス"].hp == 10
 
 
-@pytest.mark.rule("UM-SWITCH-01")
+@pytest.mark.rule("UM-SWITCH-01", via="table")
 def test_switching_equipment_takes_a_turn_but_dropping_the_shield_does_not(room):
-    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
+    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 剣 shield")
+    s.run("/combat start")
     s.run("@ケン /switch shield")  # no turn used: a melee attack may follow at once
     assert s.state.characters["ケン"].fields["two_handed_ready"] is True
     rolled(s, [(99, 100)]).run("@ケン /melee オーク")

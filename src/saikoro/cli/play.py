@@ -126,6 +126,22 @@ def _carry_out(session: Any, line: str) -> Any:
         )
 
 
+def _check_speaker(session: Any, speaker: str | None) -> None:
+    """``--as NAME`` must name a character of the room (or GM), refused at start-up."""
+    from saikoro.table.emit import fail
+
+    characters = session.state.characters
+    if speaker is None or speaker.upper() == "GM" or speaker in characters:
+        return
+    raise fail(
+        f"--as {speaker}: この部屋にそのキャラクターはいません "
+        f"(いるのは: {'、'.join(characters) or 'なし'}; 先に --as なしで /char add してください)",
+        f"--as {speaker}: no such character in this room "
+        f"(present: {', '.join(characters) or 'none'}; /char add it first, without --as)",
+        "unknown character",
+    )
+
+
 def run_play(
     db: str,
     room: str,
@@ -165,6 +181,8 @@ def run_play(
 
     store = None
     try:
+        from saikoro.systems.hints import resolve_system_id
+
         scripted = ScriptedSource(parse_rands(rands)) if rands is not None else None
         store = open_store(db)
         actor = _actor(store, room, gm, token)
@@ -179,12 +197,13 @@ def run_play(
         session = TableSession.open(
             store,
             room,
-            system,
+            resolve_system_id(system) if system else system,
             speaker=speaker,
             gm=gm if actor is None else actor.is_gm,
             source=scripted or RandomSource(),
             actor=actor,
         )
+        _check_speaker(session, speaker)
     except SaikoroError as error:
         if store is not None:
             store.close()

@@ -14,8 +14,6 @@ from saikoro.cli.report import print_error
 from saikoro.errors import BCDICE_API_REASONS, SaikoroError, UnsupportedCommandError
 from saikoro.i18n import Message, current_lang
 
-NOT_A_COMMAND = Message("コマンドとして解釈できません", "not a command of this game system")
-
 
 def error_json(error: SaikoroError) -> dict[str, Any]:
     """BCDice-API's error body; the fixed reasons stay exact, others say what was wrong."""
@@ -112,7 +110,9 @@ def print_human(
 
     result = roll(command, system, rands, source=source, settings=settings)
     if result is None:
-        raise UnsupportedCommandError(NOT_A_COMMAND)
+        from saikoro.systems.hints import not_a_command
+
+        raise UnsupportedCommandError(not_a_command(command, system))
     text = result.text
     if lang == "en":
         from saikoro.dice.words import english_text
@@ -177,6 +177,9 @@ def run(argv: list[str]) -> int:
 
     args = build_parser().parse_args(argv)
     try:
+        from saikoro.systems.hints import resolve_system_id
+
+        args.system = resolve_system_id(args.system)
         if args.batch is not None:
             for answer in run_batch(_open_lines(args.batch)):
                 print(json.dumps(answer, ensure_ascii=False), flush=True)

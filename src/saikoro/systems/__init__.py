@@ -46,7 +46,7 @@ class SettingsError(SaikoroError):
 
 
 #: Modules of this package that are not game systems.
-_NOT_SYSTEMS = frozenset({"base", "manifest"})
+_NOT_SYSTEMS = frozenset({"base", "manifest", "hints"})
 #: How many distinct house-rule sets are kept built (per kind) before the cache starts over.
 _CACHED_SETTINGS = 256
 #: Extra system packages to register in every process (comma-separated).
@@ -158,11 +158,17 @@ class SystemRegistry(Mapping[str, GameSystem]):
         try:
             return self[system_id]
         except KeyError:
+            from saikoro.systems.hints import resolve_system_id, suggest_system_id
+
             known = ", ".join(self)
+            same = resolve_system_id(system_id)
+            meant = same if same != system_id else suggest_system_id(system_id)
+            ja = f" もしかして {meant}?" if meant else ""
+            en = f" Did you mean {meant}?" if meant else ""
             raise UnsupportedSystemError(
                 Message(
-                    f"ゲームシステム {system_id!r} はありません (使えるもの: {known})",
-                    f"unknown game system {system_id!r} (known: {known})",
+                    f"ゲームシステム {system_id!r} はありません (使えるもの: {known}){ja}",
+                    f"unknown game system {system_id!r} (known: {known}){en}",
                 )
             ) from None
 

@@ -19,16 +19,17 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError
+from saikoro.dice.normalize import MAX_INPUT_LENGTH, InputTooLongError, to_half_width
 from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
 from saikoro.table import roles
-from saikoro.table.actors import Actor
+from saikoro.table.actors import Actor, find_name, is_gm_name
 from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
+from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, RoomState, public_view
 from saikoro.table.tracker import Tracker
 from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, view_event
@@ -158,6 +159,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     command_id = uuid.uuid4().hex
     if not line:
         return Outcome([], [], command_id=command_id)
+    line = read_structure(line, state.characters)
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker)
     ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     speaker = ctx.speaker or actor.own_character
@@ -165,6 +167,19 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     if match:
         speaker, line = match.group(1), match.group(2).strip()
     speaker = roles.resolve_speaker(state, actor, speaker)
+    if (
+        match
+        and speaker is not None
+        and speaker not in state.characters
+        and not is_gm_name(speaker)
+        and find_name(speaker, actor.characters) is None
+    ):  # a misspelled @NAME (UM-TABLE-02); a player's own character may be still to join
+        known = "、".join(state.characters) or "なし"
+        raise fail(
+            f"@{speaker}: そのキャラクターはいません (いるのは: {known})",
+            f"@{speaker}: no such character (present: {', '.join(state.characters) or 'none'})",
+            "unknown character",
+        )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
@@ -246,16 +261,23 @@ def _roll_or_chat(
 ) -> None:
     who = speaker_name(speaker, ctx.gm)
     who_ja, who_en = who.ja, who.en
-    command = substitute(line, _speaker_refs(emit, tracker, speaker)) if "{" in line else line
+    half = to_half_width(line)  # a dice line typed with an IME: ２Ｄ６＋｛体力｝ (UM-TABLE-01)
+    command = substitute(half, _speaker_refs(emit, tracker, speaker)) if "{" in half else half
     result = None
     system = None
     if emit.state.system:
         from saikoro.dice.engine import evaluate
         from saikoro.systems import configured
+        from saikoro.systems.hints import why_not_a_command
 
         # the room's house rules (/gm setting) apply to typed commands as to the tracker's
         system = configured(emit.state.system, emit.state.fields.get("settings"))
         result = evaluate(command, system, emit.randomizer)
+        unreadable = (
+            why_not_a_command(command, emit.state.system, at_table=True) if result is None else None
+        )
+        if unreadable is not None:  # it looks like a command: refused, not logged as chat
+            raise fail(unreadable.ja, unreadable.en, "unreadable command")
     if result is None:
         emit.add(ev.CHAT, {"text": line}, text=Message(f"{who_ja}: {line}", f"{who_en}: {line}"))
         return
@@ -272,6 +294,8 @@ def _roll_or_chat(
         secret=result.secret,
         text=Message(f"{who_ja}: {result.text}", f"{who_en}: {english}"),
     )
+    if speaker is not None and speaker in emit.state.characters:
+        tracker.after_roll(emit, speaker, result)
     if result.secret:
         emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
 
@@ -422,6 +446,7 @@ BUILTINS: dict[str, Builtin] = {
         "/log [N]",
         Message("ログ", "the log"),
     ),
+    "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
     "reveal": Builtin(
         lambda emit, tracker, args, speaker, ctx: _reveal(emit, args, ctx),
         "/reveal [#番号]",
@@ -430,7 +455,6 @@ BUILTINS: dict[str, Builtin] = {
             "reveal a secret roll to all (its roller or the GM)",
         ),
     ),
-    "state": Builtin(_state_verb, "/state", Message("部屋の状態 (JSON)", "the room (JSON)")),
     "help": Builtin(
         lambda emit, tracker, args, speaker, ctx: _help(emit, tracker),
         "/help",
@@ -467,12 +491,15 @@ def _slash(
         return builtin.handler(emit, tracker, args, speaker, ctx)
     handler = tracker.verbs.get(verb)
     if handler is None:
+        hint = tracker.verb_hints.get(verb)
         raise fail(
-            f"/{verb} というコマンドはありません (/help)",
-            f"unknown command /{verb} (see /help)",
+            f"/{verb} というコマンドはありません ({hint.ja if hint else '/help'})",
+            f"unknown command /{verb} ({hint.en if hint else 'see /help'})",
             "unknown command",
         )
-    if verb in tracker.off_turn_verbs:
+    if verb in tracker.actorless_verbs:
+        actor = speaker or ""
+    elif verb in tracker.off_turn_verbs:
         if speaker is None:
             raise fail("誰が行うか分かりません (--as または @名前)", "who does it? (--as or @NAME)")
         actor = emit.character(speaker).name

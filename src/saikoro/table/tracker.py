@@ -34,6 +34,10 @@ class Tracker:
     off_turn_verbs: Collection[str] = frozenset()
     #: The system's own GM rulings: ``/gm <verb> …`` → handler(emit, args).
     gm_verbs: Mapping[str, GmVerb] = MappingProxyType({})
+    #: Verbs that need no acting character (``/levelup NAME``): the actor is the speaker or "".
+    actorless_verbs: Collection[str] = frozenset()
+    #: Other systems' verbs typed here → what this system calls them (``/attack`` → ``/melee``).
+    verb_hints: Mapping[str, Message] = MappingProxyType({})
 
     #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
     #: is ``{戦闘}``); an edit of either changes both.
@@ -107,6 +111,9 @@ class Tracker:
         if key in refs:
             return key, int(refs[key]), 0
         return None
+
+    def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
+        """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""
 
     #: The least max HP a character may have (sheets refuse less).
     min_max_hp: ClassVar[int] = 0

@@ -8,7 +8,7 @@ roll to the pure rule functions in ``rules.py``; the text is BCDice-style Japane
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, ClassVar
 
 from saikoro.dice.randomizer import Randomizer
 from saikoro.dice.result import CheckResult, RollResult, SumCheck
@@ -16,7 +16,7 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.systems.base import GameSystem
 from saikoro.systems.unmeid100 import rules
-from saikoro.systems.unmeid100.help import HELP_MESSAGE
+from saikoro.systems.unmeid100.help import HELP_MESSAGE, USAGE
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, UnmeiSettings
 
 MAX_GROWTH_ABILITIES = 20
@@ -157,6 +157,7 @@ class UnmeiD100(GameSystem):
     sort_key = "うんめいはんていD100"
     help_message = HELP_MESSAGE
     prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW")
+    usage: ClassVar[dict[str, tuple[str, str]]] = USAGE
     settings: UnmeiSettings = DEFAULT_SETTINGS
 
     # ------------------------------------------------------------ hooks

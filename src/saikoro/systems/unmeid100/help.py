@@ -43,3 +43,25 @@ HELP_MESSAGE = (
     "・ダメージ　2D6 など武器のダメージダイスをそのまま振る\n"
     "例）\n" + "".join(f"　{cmd}　{what}\n" for cmd, what in HELP_EXAMPLES)
 )
+
+#: The usage of each command name, for a line that starts like one but cannot be read
+#: (``MA60,30``, ``FATE``): name → (Japanese, English).
+USAGE: dict[str, tuple[str, str]] = {
+    "FATE": ("FATE運命 (例: FATE12 → 1D100<=60)", "FATE<運命> (e.g. FATE12 → 1D100<=60)"),
+    "MA": (
+        "MA戦闘スキル,相手のAC,敏捷度 (例: MA60,30,12)",
+        "MA<combat skill>,<target's AC>,<agility> (e.g. MA60,30,12)",
+    ),
+    "RA": (
+        "RA盗賊スキル,相手のAC,敏捷度[,狙い0〜2] (例: RA55,20,10)",
+        "RA<thief skill>,<target's AC>,<agility>[,<aim 0-2>] (e.g. RA55,20,10)",
+    ),
+    "MG": (
+        "MG魔術スキル[,相手のRC,魅力][,O][,H] (例: MG70,40,15)",
+        "MG<magic skill>[,<RC>,<charm>][,O][,H] (e.g. MG70,40,15)",
+    ),
+    "GROW": (
+        "GROW成長率1,成長率2,… (例: GROW体格20,敏捷度40)",
+        "GROW<rate 1>,<rate 2>,… (e.g. GROW体格20,敏捷度40)",
+    ),
+}

@@ -84,5 +84,37 @@ class UnmeiSettings(BaseModel):
         "(seed: 'AC以下の場合、攻撃は失敗'; default: yes).",
     )
 
+    default_melee_weapon: str = Field(
+        default="素手",
+        min_length=1,
+        max_length=40,
+        description="UM-EQUIP-01: what a character with no melee weapon on the sheet hits "
+        "with (default: 素手, bare hands).",
+    )
+    default_melee_damage: str = Field(
+        default="1D6",
+        pattern=r"^[1-9][0-9]?D[1-9][0-9]{0,2}([+-][0-9]{1,3})?$",
+        description="UM-EQUIP-01: the damage dice of default_melee_weapon (default: 1D6).",
+    )
+    distance_checks: bool = Field(
+        default=True,
+        description="UM-RANGE-01: check melee reach and bow range between characters the GM "
+        "has placed on the track (/gm place); unplaced characters are never checked "
+        "(default: yes).",
+    )
+    melee_reach_m: int = Field(
+        default=1,
+        ge=0,
+        le=100,
+        description="UM-RANGE-01: the farthest a melee target may be, in metres (seed: 1 m).",
+    )
+    bow_range_m: int = Field(
+        default=50,
+        ge=1,
+        le=10000,
+        description="UM-RANGE-01/UM-RANGED-01: the bow's effective range in metres; a farther "
+        "individual cannot be shot (seed: 50 m).",
+    )
+
 
 DEFAULT_SETTINGS = UnmeiSettings()

@@ -97,6 +97,8 @@ class Ability(_Part):
 
     value: Score
     growth_rate: Rate = 0
+    #: ほにゃらら儀式 cards held: added to the growth rate (at most 100 in all, UM-LEVEL-02).
+    ritual_bonus: Rate = 0
 
 
 class Skills(_Part):
@@ -151,6 +153,9 @@ class UnmeiSheet(SheetBase):
     spells: list[Spell] = Field(default_factory=list)
     weapons: list[Weapon] = Field(default_factory=list)
     shield: bool = False
+    #: Weapons in hand at the start (names from ``weapons``); omitted: the first weapon
+    #: (UM-EQUIP-01, UM-SWITCH-01).
+    held: list[str] | None = None
     mounted: bool = False
     fate_uses_left: int | None = None
     formula_table: FormulaTable = Field(default_factory=FormulaTable)
@@ -167,6 +172,7 @@ class UnmeiSheet(SheetBase):
         "spells": "UM-MAGIC-02",
         "weapons": "UM-DMG-01",
         "shield": "UM-SWITCH-01",
+        "held": "UM-EQUIP-01",
         "mounted": "UM-MOVE-01",
         "fate_uses_left": "UM-FATE-01",
         "kind": "UM-FATE-03",
@@ -190,6 +196,22 @@ class UnmeiSheet(SheetBase):
             raise _error(
                 f"{'・'.join(missing)} がありません (必須: {'・'.join(CORE_ABILITIES)})",
                 f"missing {', '.join(missing)} (required: {', '.join(CORE_ABILITIES)})",
+            )
+        return value
+
+    @field_validator("held")
+    @classmethod
+    def _check_held(cls, value: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        weapons = info.data.get("weapons")
+        if value is None or weapons is None:
+            return value
+        names = [w.name for w in weapons]
+        unknown = [n for n in value if n not in names]
+        if unknown:
+            raise _error(
+                f"held の {'・'.join(unknown)} は weapons にありません ({'・'.join(names)})",
+                f"held {', '.join(unknown)} not in weapons ({', '.join(names)})",
+                "UM-EQUIP-01",
             )
         return value
 
@@ -293,6 +315,12 @@ class UnmeiSheet(SheetBase):
                 "レベル": self.level,
                 "運命判定": fate_target(self.abilities["運命"].value),
                 "運命判定回数": self.fate_uses,
+            }
+        )
+        refs.update(
+            {
+                f"{name}成長率": min(100, a.growth_rate + a.ritual_bonus)
+                for name, a in self.abilities.items()
             }
         )
         return refs

@@ -18,8 +18,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from saikoro.dice.words import english_text
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.systems import get_system
+from saikoro.systems.unmeid100 import distance as dist
+from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.commands import (
     MELEE,
@@ -30,6 +34,7 @@ from saikoro.systems.unmeid100.commands import (
     spell_texts,
 )
 from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
+from saikoro.systems.unmeid100.sheet import UnmeiSheet
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character, Condition
@@ -46,6 +51,36 @@ def _sheet(character: Character) -> Any:
 
 def _value(character: Character, refs: dict[str, int], key: str) -> int:
     return int(character.statuses.get(key, refs.get(key, 0)))
+
+
+def _derived(sheet: Any, statuses: dict[str, int]) -> dict[str, int]:
+    """UM-LEVEL-03: the formula table's values from the abilities as they are now."""
+    abilities = {n: int(statuses.get(n, a.value)) for n, a in sheet.abilities.items()}
+    return dict(um.derive(sheet.formula_table.formulas, abilities).values)
+
+
+def _held(character: Character) -> eq.Held:
+    """What the character holds (rooms from before UM-EQUIP-01: as the sheet starts)."""
+    if "held" not in character.fields:
+        sheet = _sheet(character)
+        return eq.initial_held(sheet.weapons, sheet.held, sheet.shield)
+    return eq.Held(tuple(character.fields["held"]), bool(character.fields.get("shield")))
+
+
+def _distance(emit: Emit, a: str, b: str) -> int | None:
+    """UM-RANGE-01: metres between two characters on the track (None: one is not placed)."""
+    return dist.distance(emit.character(a).fields.get("pos"), emit.character(b).fields.get("pos"))
+
+
+def _break_chant(emit: Emit, name: str) -> None:
+    """UM-MAGIC-01: taking damage (any HP loss) while chanting breaks the chant."""
+    emit.set_field(
+        name,
+        "chant",
+        None,
+        rules=("UM-MAGIC-01",),
+        text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
+    )
 
 
 def _not_self(name: str, target: str) -> None:
@@ -79,8 +114,18 @@ class UnmeiTracker(Tracker):
             "move": self.move,
             "fate": self.fate,
             "switch": self.switch,
+            "levelup": lambda emit, actor, args: levelup(self, emit, actor, args),
         }
         self.off_turn_verbs = {"fate"}
+        #: verbs that need no acting character (the GM may type them for anyone)
+        self.actorless_verbs = {"levelup"}
+        #: other systems' verbs typed here: what this system calls them (UM-TABLE-02)
+        self.verb_hints = {
+            "attack": Message(
+                "運命判定d100 では白兵攻撃は /melee 目標、射撃は /shoot 目標 です",
+                "in UnmeiD100 a melee attack is /melee TARGET, a shot /shoot TARGET",
+            ),
+        }
         self.verb_help = {
             "melee 目標 [武器]": Message("白兵攻撃 (UM-MELEE-01)", "melee attack"),
             "shoot 目標 [武器]": Message("射撃攻撃 (UM-RANGED-01)", "ranged attack"),
@@ -88,26 +133,122 @@ class UnmeiTracker(Tracker):
             "chant 魔法": Message("詠唱 (UM-MAGIC-01)", "chant a spell"),
             "cast 目標": Message("発動 (UM-MAGIC-02/03)", "activate the chanted spell"),
             "defend": Message("防御専念 AC・RC+20 (UM-DEFEND-01)", "full defence"),
-            "move 3|1|5": Message("移動 (UM-MOVE-01)", "move"),
-            "switch [shield]": Message(
-                "装備持ち替え (1手番; shield = 盾を捨てて両手持ち、手番消費なし) UM-SWITCH-01",
+            "move 3|1|5 [目標|away 目標|to 位置m]": Message(
+                "移動 (UM-MOVE-01; 目標へ近づく・離れる・位置へ UM-RANGE-01)",
+                "move (toward or away from TARGET, or to a position, UM-RANGE-01)",
+            ),
+            "switch [武器|shield]": Message(
+                "装備持ち替え (1手番; shield = 盾を捨てて両手持ち、手番消費なし) "
+                "UM-SWITCH-01/UM-EQUIP-01",
                 "switch equipment (a turn; shield: drop it for two hands, no turn)",
+            ),
+            "levelup 名前 [能力値]": Message(
+                "レベルアップ: 成長判定 (能力値が上がらなければ選んだ1つ+1) UM-LEVEL-05",
+                "level up: growth rolls (none rose: raise the one picked) UM-LEVEL-05",
             ),
             "fate success|half|cancel|reroll": Message(
                 "運命判定 (UM-FATE-01/02)", "fate check + rescue"
             ),
         }
-        self.gm_verbs = {"dying": self.gm_dying, "fate": self.gm_fate_reset}
+        self.gm_verbs = {
+            "dying": self.gm_dying,
+            "fate": self.gm_fate_reset,
+            "place": self.gm_place,
+            "hold": self.gm_hold,
+        }
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
         return "pc" if str(getattr(sheet, "kind", "PC")) == "PC" else "npc"
 
     def initial_fields(self, sheet: SheetBase, row: str | None) -> dict[str, Any]:
-        return {"fate_left": int(getattr(sheet, "fate_uses", 0)), "aim": 0, "chant": None}
+        held = eq.initial_held(
+            getattr(sheet, "weapons", []),
+            getattr(sheet, "held", None),
+            bool(getattr(sheet, "shield", False)),
+        )
+        return {
+            "fate_left": int(getattr(sheet, "fate_uses", 0)),
+            "aim": 0,
+            "chant": None,
+            "held": list(held.weapons),
+            "shield": held.shield,
+            "pos": None,
+        }
+
+    def base_references(self, character: Character) -> dict[str, int]:
+        """Sheet values and edits; with the formula table on, the derived values follow the
+        abilities as they are now (UM-LEVEL-03) unless the GM edited the value itself."""
+        refs = super().references(character)
+        sheet = _sheet(character)
+        if not sheet.formula_table.enabled:
+            return refs
+        derived = _derived(sheet, character.statuses)
+        for label, value in derived.items():
+            names = [label, *(a for a, key in self.aliases.items() if key == label)]
+            if label == "最大HP" or any(n in character.statuses for n in names):
+                continue  # max HP is the character's own (after_status_change)
+            for n in names:
+                refs[n] = value
+        return refs
+
+    def bound_status(
+        self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
+    ) -> int:
+        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone."""
+        bounds = {"レベル": (um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01")}.get(
+            key, (0, 100, "UM-LEVEL-02") if key.endswith("成長率") else None
+        )
+        if bounds is not None and not bounds[0] <= value <= bounds[1]:
+            lo, hi, rule = bounds
+            raise fail(
+                f"{name} の {key} は {lo}〜{hi} です ({value} にはできません) [{rule}]",
+                f"{name}'s {key} must be {lo} to {hi} (not {value}) [{rule}]",
+                "out of range",
+            )
+        return super().bound_status(emit, name, key, current, value, op, ruling)
+
+    def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
+        """UM-LEVEL-03: with the formula table on, a raised ability raises a derived max HP."""
+        character = emit.character(name)
+        sheet = _sheet(character)
+        if not sheet.formula_table.enabled or key not in sheet.abilities:
+            return
+        before = _derived(sheet, {**character.statuses, key: old}).get("最大HP")
+        after = _derived(sheet, character.statuses).get("最大HP")
+        if before is not None and after is not None and after != before:
+            emit.set_status(
+                name,
+                "max_hp",
+                character.max_hp + after - before,
+                rules=("UM-LEVEL-03",),
+                note=Message(
+                    f"{name}: 最大HP {character.max_hp} → {character.max_hp + after - before} "
+                    "(計算式)",
+                    f"{name}: max HP {character.max_hp} → "
+                    f"{character.max_hp + after - before} (formula)",
+                ),
+            )
+
+    def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
+        """UM-FATE-02 (a): a failed action check typed at the table (``1D100<={戦闘}``, ``MA…``)
+        is the character's last check, which ``/fate success`` can turn into a success; a
+        successful one replaces it. Fate and growth rolls are not action checks."""
+        if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
+            return
+        character = emit.character(speaker)
+        if result.failure:
+            english = english_text(result, get_system(self.system))
+            emit.set_field(
+                speaker,
+                "_last_check",
+                {"kind": "check", "command": result.text, "command_en": english},
+            )
+        elif result.success and character.fields.get("_last_check"):
+            emit.set_field(speaker, "_last_check", None)
 
     def references(self, character: Character) -> dict[str, int]:
-        refs = super().references(character)
+        refs = self.base_references(character)
         refs["AC"] = refs["アーマークラス"] = self.ac(character, refs)
         refs["RC"] = refs["レジストクラス"] = self.rc(character, refs)
         refs["運命判定回数"] = int(character.fields.get("fate_left", 0))
@@ -125,19 +266,19 @@ class UnmeiTracker(Tracker):
         return super().editable(character, label)
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
-        refs = refs if refs is not None else super().references(character)
+        refs = refs if refs is not None else self.base_references(character)
         return _value(character, refs, "AC") + sum(
             c.mods.get("AC", 0) for c in character.conditions
         )
 
     def rc(self, character: Character, refs: dict[str, int] | None = None) -> int:
-        refs = refs if refs is not None else super().references(character)
+        refs = refs if refs is not None else self.base_references(character)
         return _value(character, refs, "RC") + sum(
             c.mods.get("RC", 0) for c in character.conditions
         )
 
     def combatant(self, character: Character) -> um.CombatantState:
-        refs = super().references(character)
+        refs = self.base_references(character)
         chant = character.fields.get("chant")
         return um.CombatantState(
             name=character.name,
@@ -302,18 +443,6 @@ class UnmeiTracker(Tracker):
                 )
         emit.set_field(name, "_used", [*key, follow])
 
-    def _weapon(self, sheet: Any, ranged: bool, name: str | None) -> Any:
-        weapons = list(getattr(sheet, "weapons", []))
-        if name is not None:
-            for w in weapons:
-                if w.name == name:
-                    return w
-            raise fail(f"武器 {name!r} がありません", f"no weapon {name!r}")
-        for w in weapons:
-            if w.ranged == ranged:
-                return w
-        return weapons[0] if weapons else None
-
     def _roll_damage(self, emit: Emit, expr: str, times: int = 1) -> int:
         from saikoro.dice.sums import roll_sum
 
@@ -357,19 +486,13 @@ class UnmeiTracker(Tracker):
             },
         )
         if outcome.chant_broken:
-            emit.set_field(
-                target,
-                "chant",
-                None,
-                rules=("UM-MAGIC-01",),
-                text=Message(f"{target} の詠唱が途切れた", f"{target}'s chant is broken"),
-            )
+            _break_chant(emit, target)
         if outcome.dying_check_due:
             self.dying(emit, target)
 
     def dying(self, emit: Emit, name: str) -> None:
         character = emit.character(name)
-        refs = super().references(character)
+        refs = self.base_references(character)
         roll = emit.randomizer.roll_once(100)
         out = um.dying_check(
             roll,
@@ -405,11 +528,16 @@ class UnmeiTracker(Tracker):
             emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]")
         )
         _not_self(name, target.name)
-        self._use_turn(emit, name, "melee")
         attacker = emit.character(name)
+        weapon = eq.melee_weapon(
+            _sheet(attacker).weapons,
+            _held(attacker),
+            args[1] if len(args) > 1 else None,
+            self.cfg(emit),
+        )
+        dist.check_melee_reach(_distance(emit, name, target.name), target.name, self.cfg(emit))
+        self._use_turn(emit, name, "melee")
         refs = self.references(attacker)
-        sheet = _sheet(attacker)
-        weapon = self._weapon(sheet, False, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
         after = um._other_action(before, self.cfg(emit))
         self.save(emit, before, after, ("UM-AIM-01",))
@@ -424,10 +552,13 @@ class UnmeiTracker(Tracker):
             emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]")
         )
         _not_self(name, target.name)
-        self._use_turn(emit, name, "shoot")
         attacker = emit.character(name)
+        weapon = eq.bow(
+            _sheet(attacker).weapons, _held(attacker), args[1] if len(args) > 1 else None
+        )
+        dist.check_bow_range(_distance(emit, name, target.name), target.name, self.cfg(emit))
+        self._use_turn(emit, name, "shoot")
         refs = self.references(attacker)
-        weapon = self._weapon(_sheet(attacker), True, args[1] if len(args) > 1 else None)
         before = self.combatant(attacker)
         roll = emit.randomizer.roll_once(100)
         out = um.ranged_attack(
@@ -448,7 +579,7 @@ class UnmeiTracker(Tracker):
         name: str,
         target: str,
         out: um.AttackOutcome,
-        weapon: Any,
+        weapon: eq.UsedWeapon,
         label: Message,
         en: str,
     ) -> None:
@@ -466,7 +597,7 @@ class UnmeiTracker(Tracker):
             rules=out.rules,
             text=Message(f"{name} → {target}{SEP}", f"{name} → {target}{SEP}") + shown,
         )
-        expr = weapon.damage if weapon is not None else "1D6"
+        expr = weapon.damage
         if not out.hit:
             self._last_check(
                 emit,
@@ -475,12 +606,12 @@ class UnmeiTracker(Tracker):
                     "kind": en,
                     "target": target,
                     "expr": expr,
-                    "abilities": list(weapon.abilities) if weapon else [],
+                    "abilities": list(weapon.abilities),
                 },
             )
             return
         self._last_check(emit, name, None)
-        self._hit(emit, name, target, expr, list(weapon.abilities) if weapon else [], out.critical)
+        self._hit(emit, name, target, expr, list(weapon.abilities), out.critical)
 
     def _hit(
         self, emit: Emit, name: str, target: str, expr: str, abilities: list[str], critical: bool
@@ -615,38 +746,87 @@ class UnmeiTracker(Tracker):
         self.save(emit, before, out.state, out.rules)
 
     def move(self, emit: Emit, name: str, args: list[str]) -> None:
-        if len(args) != 1 or args[0].rstrip("m") not in MOVES:
-            raise fail("/move 3|1|5 です", "use /move 3, /move 1 or /move 5")
+        """UM-MOVE-01 (+UM-RANGE-01): ``/move 3|1|5 [TARGET | away TARGET | to M]``."""
+        usage = fail(
+            "/move 3|1|5 [目標 | away 目標 | to 位置m] です",
+            "use /move 3|1|5 [TARGET | away TARGET | to M]",
+        )
+        if not args or args[0].rstrip("m") not in MOVES or len(args) > 3:
+            raise usage
         option = MOVES[args[0].rstrip("m")]
+        direction, other, to = _move_target(emit, name, args[1:], usage)
         self._use_turn(emit, name, "move", option if option != "run" else "done")
         character = emit.character(name)
         before = self.combatant(character)
         out = um.move(before, option, self.cfg(emit))  # type: ignore[arg-type]
+        pos = character.fields.get("pos")
+        if direction is not None and pos is None:
+            raise fail(
+                f"{name} の位置が決まっていません (GM: /gm place {name} m)",
+                f"{name} has no position (GM: /gm place {name} M)",
+                "not placed",
+            )
+        where = dist.step(
+            pos,
+            int(out.detail["distance_m"]),  # type: ignore[call-overload]
+            direction,
+            other=emit.character(other).fields.get("pos") if other else None,
+            to=to,
+        )
         self.save(emit, before, out.state, out.rules)
+        note_ja, note_en = f"{name}: {out.note.ja}", f"{name}: {out.note.en}"
+        if where.end != pos:
+            emit.set_field(name, "pos", where.end, rules=("UM-RANGE-01",))
+            note_ja += f" 位置 {pos}m → {where.end}m"
+            note_en += f" position {pos} m → {where.end} m"
+            if other:
+                gap = _distance(emit, name, other)
+                note_ja += f" ({other}まで {gap}m)"
+                note_en += f" ({gap} m from {other})"
         emit.add(
             ev.NOTICE,
-            {"move": option, **dict(out.detail)},
-            rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+            {"move": option, **dict(out.detail), "pos": where.end},
+            rules=(*out.rules, "UM-RANGE-01") if direction else out.rules,
+            text=Message(note_ja, note_en),
         )
 
     def switch(self, emit: Emit, name: str, args: list[str]) -> None:
-        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not."""
-        if args not in ([], ["shield"], ["盾"]):
-            raise fail("/switch [shield] です", "use /switch or /switch shield")
-        drop = bool(args)
-        before = self.combatant(emit.character(name))
+        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not.
+        ``/switch WEAPON`` takes that weapon in hand (UM-EQUIP-01)."""
+        if len(args) > 1:
+            raise fail("/switch [武器|shield] です", "use /switch [WEAPON|shield]")
+        character = emit.character(name)
+        held = _held(character)
+        drop = args in (["shield"], ["盾"])
+        new_held = (
+            eq.drop_shield(held)
+            if drop
+            else eq.take_in_hand(_sheet(character).weapons, held, args[0])
+            if args
+            else held
+        )
+        before = self.combatant(character)
         out = um.switch_equipment(before, drop, self.cfg(emit))
         if out.uses_turn:
             self._use_turn(emit, name, "switch")
         else:
             emit.set_field(name, "two_handed_ready", True, rules=out.rules)
         self.save(emit, before, out.state, out.rules)
+        if new_held != held:
+            emit.set_field(name, "held", list(new_held.weapons), rules=out.rules)
+            if new_held.shield != held.shield:
+                emit.set_field(name, "shield", new_held.shield, rules=out.rules)
+        holding = "・".join(new_held.weapons) or "なし"
+        shield = "、盾" if new_held.shield else ""
         emit.add(
             ev.NOTICE,
-            {"switch": "shield" if drop else "equipment"},
+            {"switch": "shield" if drop else (args[0] if args else "equipment")},
             rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
+            text=Message(
+                f"{name}: {out.note.ja} (手に: {holding}{shield})",
+                f"{name}: {out.note.en} (in hand: {', '.join(new_held.weapons) or 'nothing'}"
+                f"{', shield' if new_held.shield else ''})",
+            ),
         )
 
     # -- fate ----------------------------------------------------------------
@@ -686,7 +866,7 @@ class UnmeiTracker(Tracker):
             raise fail(
                 "運命判定の残り回数がありません (UM-FATE-01)", "no fate checks left (UM-FATE-01)"
             )
-        refs = super().references(character)
+        refs = self.base_references(character)
         roll = emit.randomizer.roll_once(100)
         spent = um.spend_fate(
             int(character.fields.get("fate_left", 0)), roll, _value(character, refs, "運命")
@@ -713,7 +893,14 @@ class UnmeiTracker(Tracker):
                 ev.NOTICE,
                 {"rescue": effect.value},
                 rules=rules,
-                text=Message("運命: 判定を成功にした", "fate: the check succeeds"),
+                text=Message(
+                    f"運命: 「{last['command']}」を成功にした"
+                    if last.get("command")
+                    else "運命: 判定を成功にした",
+                    f"fate: {last.get('command_en', last['command'])} becomes a success"
+                    if last.get("command")
+                    else "fate: the check succeeds",
+                ),
             )
             if last["kind"] in ("melee", "shot"):
                 self._hit(
@@ -762,7 +949,20 @@ class UnmeiTracker(Tracker):
                     emit.remove_condition(name, label, rules=res.rules)
 
     def after_line(self, emit: Emit) -> None:
-        """UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
+        """Any HP loss breaks a chant (UM-MAGIC-01: ``:HP-3``, poison-like effects, …);
+        UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
+        hurt = [
+            e.data["name"]
+            for e in emit.events
+            if e.kind == ev.STATUS_SET
+            and e.data.get("key") == "hp"
+            and e.data.get("old") is not None
+            and int(e.data["value"]) < int(e.data["old"])
+        ]
+        for name in dict.fromkeys(hurt):
+            character = emit.state.characters.get(name)
+            if character is not None and character.fields.get("chant"):
+                _break_chant(emit, name)
         dropped = [
             e.data["name"]
             for e in emit.events
@@ -803,7 +1003,8 @@ class UnmeiTracker(Tracker):
             raise fail("/gm fate reset です", "use /gm fate reset")
         for character in list(emit.state.characters.values()):
             sheet = _sheet(character)
-            uses = um.fate_uses_per_session(sheet.kind, sheet.level).uses
+            level = int(self.references(character).get("レベル", sheet.level))
+            uses = um.fate_uses_per_session(sheet.kind, level).uses
             emit.set_field(character.name, "fate_left", uses, rules=("UM-FATE-01",))
         emit.add(
             ev.NOTICE,
@@ -815,9 +1016,227 @@ class UnmeiTracker(Tracker):
             ),
         )
 
+    def gm_place(self, emit: Emit, args: list[str]) -> None:
+        """``/gm place NAME M|none``: put a character on the track (UM-RANGE-01)."""
+        if len(args) != 2 or not (args[1] == "none" or args[1].rstrip("m").lstrip("-").isdecimal()):
+            raise fail("/gm place 名前 位置m|none です", "use /gm place NAME M|none")
+        emit.character(args[0])
+        pos = None if args[1] == "none" else dist.check_position(int(args[1].rstrip("m")))
+        others = [
+            f"{c.name} {dist.distance(pos, c.fields.get('pos'))}m"
+            for c in emit.state.characters.values()
+            if c.name != args[0] and dist.distance(pos, c.fields.get("pos")) is not None
+        ]
+        shown = "、".join(others)
+        emit.set_field(
+            args[0],
+            "pos",
+            pos,
+            rules=("UM-RANGE-01",),
+            text=Message(
+                f"GM裁定: {args[0]} の位置 {args[1]}" + (f" (距離: {shown})" if shown else ""),
+                f"GM ruling: {args[0]} at {args[1]}" + (f" (distances: {shown})" if shown else ""),
+            ),
+        )
+
+    def gm_hold(self, emit: Emit, args: list[str]) -> None:
+        """``/gm hold NAME [WEAPON…] [shield]``: what a character holds, by ruling (UM-EQUIP-01)."""
+        if not args:
+            raise fail(
+                "/gm hold 名前 [武器…] [shield] です", "use /gm hold NAME [WEAPON…] [shield]"
+            )
+        character = emit.character(args[0])
+        names = [a for a in args[1:] if a not in ("shield", "盾")]
+        weapons = _sheet(character).weapons
+        for weapon in names:
+            eq.find_weapon(weapons, weapon)
+        shield = len(names) < len(args) - 1
+        emit.set_field(args[0], "held", names, rules=("UM-EQUIP-01",))
+        emit.set_field(
+            args[0],
+            "shield",
+            shield,
+            rules=("UM-EQUIP-01",),
+            text=Message(
+                f"GM裁定: {args[0]} の手に {'・'.join(names) or 'なし'}{'、盾' if shield else ''}",
+                f"GM ruling: {args[0]} holds {', '.join(names) or 'nothing'}"
+                f"{', shield' if shield else ''}",
+            ),
+        )
+
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
         emit.set_field(name, "_last_condition", label)
         return Condition(label=label, level=level)
+
+
+def _move_target(
+    emit: Emit, name: str, args: list[str], usage: Exception
+) -> tuple[dist.Direction | None, str | None, int | None]:
+    """``[TARGET | away TARGET | to M]`` of /move: (direction, the other character, position)."""
+    if not args:
+        return None, None, None
+    if args[0] == "to" and len(args) == 2 and args[1].rstrip("m").lstrip("-").isdecimal():
+        return "to", None, int(args[1].rstrip("m"))
+    if args[0] == "away" and len(args) == 2:
+        other = emit.character(args[1]).name
+    elif len(args) == 1:
+        other = emit.character(args[0]).name
+    else:
+        raise usage
+    if other == name:
+        raise usage
+    return ("away" if args[0] == "away" else "toward"), other, None
+
+
+# -- /levelup NAME at the table (UM-LEVEL-01/02/04, UM-LEVEL-05) ---------------------------
+#
+# A character who survived the session goes up one level (at most 10): the table rolls the
+# ``GROW`` command with the character's growth rates as they are now (the sheet's 成長率 plus
+# its ほにゃらら儀式 bonus, or the GM's edit of ``{体格成長率}``), raises each ability that rose,
+# and — when none rose — asks the player for one ability to raise (``/levelup NAME 体格``,
+# a follow-up line; the level-up is not finished until then). The fate count per session
+# follows the new level from the next reset (``/gm fate reset``; UM-FATE-01/UM-LEVEL-04).
+
+PENDING = "levelup_pick"
+
+
+def growth_label(ability: str) -> str:
+    """The ``{…}`` label of an ability's growth rate: ``{体格成長率}``."""
+    return f"{ability}成長率"
+
+
+def current_level(tracker: UnmeiTracker, character: Character) -> int:
+    return int(tracker.references(character).get("レベル", 1))
+
+
+def _raise_ability(
+    emit: Emit, tracker: UnmeiTracker, name: str, ability: str, rules: tuple[str, ...]
+) -> None:
+    character = emit.character(name)
+    old = int(tracker.references(character)[ability])
+    emit.set_status(
+        name,
+        ability,
+        old + 1,
+        old=old,
+        rules=rules,
+        note=Message(
+            f"{name}: {ability} {old} → {old + 1}", f"{name}: {ability} {old} → {old + 1}"
+        ),
+    )
+    tracker.after_status_change(emit, name, ability, old, old + 1)
+
+
+def _may_level(emit: Emit, name: str, actor: str) -> None:
+    if not (emit.gm or actor == name):
+        raise fail(
+            f"{name} のレベルアップは本人か GM だけが行えます",
+            f"only {name}'s player or the GM can level {name} up",
+            "forbidden",
+        )
+    if emit.state.combat is not None:
+        raise fail(
+            "レベルアップはセッションの終わりに行います (戦闘中はできません)",
+            "level-ups happen at the end of a session (not during a combat)",
+            "in combat",
+        )
+
+
+def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> None:
+    """``/levelup NAME`` rolls the growth; ``/levelup NAME ABILITY`` is the player's pick."""
+    if len(args) not in (1, 2):
+        raise fail(
+            "/levelup 名前 [能力値] です (UM-LEVEL-02)",
+            "use /levelup NAME [ABILITY] (UM-LEVEL-02)",
+        )
+    name = args[0]
+    character = emit.character(name)
+    _may_level(emit, name, actor)
+    sheet = sheet_from_data(character.sheet)
+    assert isinstance(sheet, UnmeiSheet)
+    pending = bool(character.fields.get(PENDING))
+    if len(args) == 2:
+        _pick(tracker, emit, name, sheet, args[1], pending)
+        return
+    if pending:
+        raise fail(
+            f"{name} は上げる能力値を選ぶところです (/levelup {name} 能力値)",
+            f"{name} still has to pick an ability to raise (/levelup {name} ABILITY)",
+            "pick pending",
+        )
+    dead = any(c.label == um.LifeState.DEAD.value for c in character.conditions)
+    level = current_level(tracker, character)
+    try:
+        up = um.level_up(level, survived=not dead, kind=sheet.kind)
+    except um.UnmeiRuleError as error:
+        raise fail(
+            f"{name}: {error.message.ja} (UM-LEVEL-01)",
+            f"{name}: {error.message.en} (UM-LEVEL-01)",
+            error.reason,
+        ) from None
+    refs = tracker.references(character)
+    rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
+    from saikoro.dice.engine import evaluate
+
+    result = evaluate(f"GROW{rates}", get_system(tracker.system), emit.randomizer)
+    assert result is not None and result.detail is not None
+    emit.add(
+        ev.ROLL,
+        {"action": "levelup", "command": f"GROW{rates}", "result": dict(result.detail)},
+        rules=result.rules,
+        text=Message(
+            f"{name} のレベルアップ: {result.text}",
+            f"{name} levels up: {english_text(result, get_system(tracker.system))}",
+        ),
+    )
+    for ability, rose in zip(result.detail["abilities"], result.detail["raised"], strict=True):
+        if rose:
+            _raise_ability(emit, tracker, name, ability, ("UM-LEVEL-02",))
+    before = um.fate_uses_per_session(sheet.kind, level).uses
+    emit.set_status(
+        name,
+        "レベル",
+        up.level,
+        old=level,
+        rules=up.rules,
+        note=Message(
+            f"{name}: レベル {level} → {up.level} (運命判定 {before} → {up.fate_uses} 回/"
+            "セッション、次の /gm fate reset から)",
+            f"{name}: level {level} → {up.level} (fate checks {before} → {up.fate_uses} "
+            "per session, from the next /gm fate reset)",
+        ),
+    )
+    if result.detail["player_chooses"]:
+        emit.set_field(
+            name,
+            PENDING,
+            True,
+            rules=("UM-LEVEL-02",),
+            text=Message(
+                f"{name}: どの能力値も上がらなかったので、好きな能力値を1つ選んで+1 "
+                f"(/levelup {name} {'|'.join(sheet.abilities)})",
+                f"{name}: no ability rose, so raise one of your choice by 1 "
+                f"(/levelup {name} {'|'.join(sheet.abilities)})",
+            ),
+        )
+
+
+def _pick(
+    tracker: UnmeiTracker, emit: Emit, name: str, sheet: UnmeiSheet, ability: str, pending: bool
+) -> None:
+    if not pending:
+        raise fail(
+            f"{name} が選んで上げる能力値はありません (どれかが成長したときは選べません)",
+            f"{name} has no ability to pick (only when no ability rose)",
+            "no pick pending",
+        )
+    if ability not in sheet.abilities:
+        raise fail(
+            f"{ability!r} は {name} の能力値ではありません ({'、'.join(sheet.abilities)})",
+            f"{ability!r} is not an ability of {name} ({', '.join(sheet.abilities)})",
+        )
+    _raise_ability(emit, tracker, name, ability, ("UM-LEVEL-02",))
+    emit.set_field(name, PENDING, None, rules=("UM-LEVEL-02",))
 
 
 def replace_turn(character: Character, own_turns: int) -> Character:
