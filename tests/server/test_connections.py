@@ -224,3 +224,17 @@ def test_1010_idle_connections_do_not_lock_others_out(port: int) -> None:
     finally:
         for sock in idle:
             sock.close()
+
+
+def test_a_websocket_handshake_on_an_unknown_path_is_a_json_404_with_cors(port: int) -> None:
+    """uvicorn's own refusal of a handshake no route takes is a bare 403 without CORS."""
+    with connect(port) as sock:
+        sock.sendall(
+            b"GET /no-such-socket HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Sec-WebSocket-Version: 13\r\n\r\n"
+        )
+        answer, _ = read_all(sock)
+    status, headers, body = parse(answer)
+    assert status == 404 and body == {"ok": False, "reason": "not found"}
+    assert headers["access-control-allow-origin"] == "*"

@@ -18,6 +18,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from saikoro import __version__
 from saikoro.dice.randomizer import DiceSource
@@ -86,6 +88,24 @@ async def _validation_error(request: Request, error: Exception) -> JSONResponse:
     return _answer(request, "bad request", malformed)
 
 
+def _socket_not_found(http_not_found: ASGIApp) -> ASGIApp:
+    """What answers when no route matches: a WebSocket handshake gets BCDice-API's JSON 404
+    with CORS, like every other error answer (the server's own would be a bare 403)."""
+
+    async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await http_not_found(scope, receive, send)
+            return
+        answer = JSONResponse(
+            {"ok": False, "reason": "not found"},
+            status_code=404,
+            headers={"Access-Control-Allow-Origin": "*"},
+        )
+        await WebSocket(scope, receive, send).send_denial_response(answer)
+
+    return not_found
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -142,6 +162,7 @@ def create_app(
     app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
+    app.router.default = _socket_not_found(app.router.default)
     # Outermost last: CORS wraps everything, including the 413 of the body bound.
     app.add_middleware(FastRollMiddleware, state=app.state)
     app.add_middleware(HeadAsGetMiddleware)
