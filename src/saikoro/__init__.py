@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["RollResult", "SaikoroError", "__version__", "odds", "roll", "systems"]
 
 if TYPE_CHECKING:

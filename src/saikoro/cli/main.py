@@ -28,9 +28,20 @@ app = typer.Typer(
 )
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        from saikoro import __version__
+
+        typer.echo(f"saikoro {__version__}")
+        raise typer.Exit()
+
+
 @app.callback(invoke_without_command=True)
 def _default(
     ctx: typer.Context,
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="print the version"
+    ),
     system: str = typer.Option("DiceBot", "--system", "-s", help="game system for the prompt"),
     lang: str | None = typer.Option(
         None, "--lang", help="ja or en for every sub-command (default: $SAIKORO_LANG, else ja)"
