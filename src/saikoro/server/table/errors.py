@@ -65,7 +65,6 @@ def no_such_room(room: str) -> TableApiError:
     )
 
 
-
 def rate_limited(retry_after: float) -> TableApiError:
     seconds = max(1, round(retry_after + 0.5))
     return TableApiError(
