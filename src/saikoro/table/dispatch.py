@@ -293,20 +293,40 @@ def _roll_or_chat(
     from saikoro.dice.words import english_text
 
     english = english_text(result, system)
+    comment = roll_comment(half)
+    said = f"{comment} " if comment else ""
     emit.add(
         ev.ROLL,
         {
             "command": command,
             "result": roll_summary(result),
+            **({"comment": comment} if comment else {}),
         },
         rules=result.rules,
         secret=result.secret,
-        text=Message(f"{who_ja}: {result.text}", f"{who_en}: {english}"),
+        text=Message(f"{who_ja}: {said}{result.text}", f"{who_en}: {said}{english}"),
     )
     if speaker is not None and speaker in emit.state.characters:
         tracker.after_roll(emit, speaker, result)
     if result.secret:
         emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
+
+
+_REPEAT_PREFIX = re.compile(r"^(?:x|rep|repeat)\d+\s+", re.IGNORECASE)
+
+
+def roll_comment(line: str) -> str:
+    """What a player wrote after a dice command (``1D100<=65 目星`` → ``目星``): BCDice reads
+    only the command, the table shows the words with the result, as CCFOLIA does. Choices
+    (``choice A B C``) keep all their words."""
+    rest = line.strip()
+    prefix = _REPEAT_PREFIX.match(rest)
+    if prefix is not None:
+        rest = rest[prefix.end() :]
+    words = rest.split(None, 1)
+    if len(words) < 2 or words[0].lower().lstrip("s").startswith("choice"):
+        return ""
+    return words[1].strip()
 
 
 def _status_edit(
