@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from .table_live import (
     Link,
@@ -404,13 +405,17 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
     bobs = next(link for link in links if link["character"] == "ボブ" and not link["revoked"])
     assert bob.line("まだいる").status_code == 200
 
-    async def scenario() -> tuple[int | None, int]:
+    async def scenario() -> tuple[int | None, int | None]:
         socket = await open_socket(bob)
         revoked = await asyncio.to_thread(
             room.gm.http.post, f"{room.gm.path}/links/{bobs['id']}/revoke"
         )
         assert revoked.status_code == 200
-        refused = await socket.send_line("消されたはず")
+        try:  # the socket is closed at once: no line is taken any more
+            refused: dict | None = await socket.send_line("消されたはず")
+        except ConnectionClosed:
+            refused = None
+        assert refused is None or refused["status"] == 401
         await socket.close()
         late = await open_socket(bob, ready=False)
         try:
@@ -418,12 +423,38 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
                 await late.next_message(timeout=5)
         except Exception:
             pass
-        return late.connection.close_code, refused["status"]
+        return late.connection.close_code, socket.connection.close_code
 
-    close_code, ws_status = asyncio.run(scenario())
-    assert ws_status == 401 and close_code == 4401
+    close_code, open_close_code = asyncio.run(scenario())
+    assert close_code == 4401 and open_close_code == 4401
     assert bob.line("もういない").status_code == 401
     assert bob.http.get(f"{bob.path}/state").status_code == 401
+
+
+def test_a_revoked_links_open_socket_is_closed_at_once(room: Room) -> None:
+    """A kicked player's page stops receiving the moment the GM revokes the link (not at
+    the next heartbeat, 20 s later)."""
+    bob = room.players["ボブ"]
+    links = room.gm.http.get(f"{room.gm.path}/links").json()["links"]
+    bobs = next(link for link in links if link["character"] == "ボブ" and not link["revoked"])
+
+    async def scenario() -> tuple[float, int | None, list[dict]]:
+        socket = await open_socket(bob)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await asyncio.to_thread(room.gm.http.post, f"{room.gm.path}/links/{bobs['id']}/revoke")
+        await asyncio.to_thread(room.gm.say, "ボブには見えないはず")
+        heard = []
+        try:
+            while True:
+                heard.append(await socket.next_message(timeout=5))
+        except Exception:
+            pass
+        return loop.time() - started, socket.connection.close_code, heard
+
+    took, close_code, heard = asyncio.run(scenario())
+    assert close_code == 4401 and took < 5
+    assert not any("見えないはず" in str(message) for message in heard)
 
 
 def test_only_the_gm_manages_links(room: Room) -> None:

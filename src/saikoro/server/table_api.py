@@ -417,6 +417,8 @@ async def revoke_link(room: str, link_id: str, request: Request) -> dict[str, An
     service = table_service(request)
     caller = await caller_for_request(request, room)
     await asyncio.to_thread(revoke, service.store, room, link_id, by=caller.link)
+    for end in list(service.socket_enders.get(link_id, ())):  # its open sockets end now
+        await end()
     return {"ok": True}
 
 
@@ -440,9 +442,18 @@ async def room_socket(
     if full is not None:
         await _refuse(websocket, too_many_connections(full), WS_TOO_MANY)
         return
+
+    async def end_as_revoked() -> None:
+        await _refuse(websocket, unauthorized(), WS_UNAUTHORIZED)
+
+    enders = service.socket_enders.setdefault(caller.link.id, set())
+    enders.add(end_as_revoked)
     try:
         await _RoomSocket(service, websocket, caller, token or "", after).serve()
     finally:
+        enders.discard(end_as_revoked)
+        if not enders:
+            service.socket_enders.pop(caller.link.id, None)
         service.caps.release(caller.room.name, caller.link.id)
 
 
