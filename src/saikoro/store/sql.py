@@ -6,6 +6,10 @@ room's version from the version the writer saw to the new one
 written and :class:`VersionConflict` tells the caller to re-read and try again. The
 events' ``(room, seq)`` primary key is a second guard. A process killed mid-append
 leaves the room at its last committed event (the transaction never commits).
+
+On PostgreSQL the same transaction sends ``NOTIFY saikoro_events`` (delivered when it
+commits), so servers listening there hear of every append — also one made by
+``saikoro play`` — at once.
 """
 
 from __future__ import annotations
@@ -59,6 +63,9 @@ T = TypeVar("T")
 #: A snapshot is written every this many events (a cache: replay never needs it).
 SNAPSHOT_EVERY = 500
 
+#: The PostgreSQL channel each append notifies and every saikoro server listens on.
+NOTIFY_CHANNEL = "saikoro_events"
+
 metadata = MetaData()
 
 rooms = Table(
@@ -100,6 +107,11 @@ _PASSWORD_IN_URL = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")
 _SECRET_IN_QUERY = re.compile(
     r"([?&][^=&#\s]*(?:password|passwd|pwd|secret)[^=&#\s]*=)[^&#\s]*", re.IGNORECASE
 )
+
+
+def notify_payload(room: str, seq: int) -> str:
+    """The NOTIFY payload "room ``room`` has events up to ``seq``"."""
+    return json.dumps({"room": room, "seq": seq}, ensure_ascii=False)
 
 
 def hide_url_secrets(text: str) -> str:
@@ -391,6 +403,9 @@ class SqlStore:
                 for i, e in enumerate(new_events)
             ],
         )
+        if conn.dialect.name == "postgresql":  # sent on commit, dropped on rollback
+            payload = notify_payload(room.name, new_version)
+            conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, payload)))
         due = new_version // SNAPSHOT_EVERY > seen_version // SNAPSHOT_EVERY
         if snapshot is not None and due:
             assert snapshot.version == new_version
