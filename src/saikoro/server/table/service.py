@@ -86,6 +86,7 @@ class TableService:
 
     async def start(self) -> None:
         await self.pubsub.start()
+        self.hub.start()  # catches appends nobody announced (saikoro play on the database)
 
     async def stop(self) -> None:
         await self.hub.close()
