@@ -69,3 +69,22 @@ def test_deep_calc_through_saikoro_roll() -> None:
     assert "Traceback" not in result.output
     as_json = CliRunner().invoke(app, ["roll", "--json", command])
     assert as_json.exit_code == 0 and f'"text": "c({nested(3000)}) ＞ 1"' in as_json.stdout
+
+
+def test_dice_expression_past_its_bound_is_a_clear_400_not_a_500() -> None:
+    """AddDice's own parser keeps saikoro's bound of 100 levels: a refusal saying so (400
+    with a reason), never BCDice-API's 500 for a failure of BCDice (BCDice answers it)."""
+    command = f"1D6+{nested(150)}"
+    with TestClient(create_app(), raise_server_exceptions=False) as client:
+        response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
+        assert response.status_code == 400
+        assert response.json() == {"ok": False, "reason": "expression too deeply nested"}
+        response = client.get(
+            "/v2/game_system/DiceBot/roll", params={"command": command, "saikoro": 1}
+        )
+        assert response.status_code == 400
+        message = response.json()["message"]
+        assert "100 段まで" in message and "at most 100 levels" in message
+    result = CliRunner().invoke(app, ["roll", command])
+    assert result.exit_code != 0 and "at most 100 levels" in result.stderr
+    assert "Traceback" not in result.output
