@@ -21,8 +21,8 @@ from saikoro.errors import SaikoroError
 from saikoro.transfer import import_all, import_bytes, load_character_file
 from saikoro.transfer.labels import TransferError
 
-from .conftest import CCFOLIA_UNMEI, UDONARIUM_LW_XML, zip_bytes
-from .test_fuzz_files import mutate
+from .conftest import zip_bytes
+from .test_fuzz_files import mutate, seed_files
 
 PIECE = (
     '<character><data name="character"><data name="common"><data name="name">ミナ</data>'
@@ -191,11 +191,7 @@ def test_char_add_names_the_file(tmp_path: Path) -> None:
 def test_mutated_files_are_refused_in_words(seed: int) -> None:
     """Whatever a damaged file's refusal is, it carries no Python wording."""
     rng = random.Random(seed)
-    seeds = [
-        (UDONARIUM_LW_XML.encode(), "udonarium"),
-        (zip_bytes({"data.xml": UDONARIUM_LW_XML.encode()}), "udonarium"),
-        (json.dumps(CCFOLIA_UNMEI, ensure_ascii=False).encode(), "ccfolia"),
-    ]
+    seeds = seed_files()
     refused = 0
     for _ in range(300):
         raw, fmt = rng.choice(seeds)
