@@ -305,10 +305,33 @@ class Expr:
     __slots__ = ()
 
     def eval(self, round_type: str = "floor") -> int:
-        return _evaluate(self, round_type)
+        raise NotImplementedError
 
     def output(self) -> str:
-        return "".join(_pieces(self))
+        raise NotImplementedError
+
+
+class _Compound(Expr):
+    """A node with operands: its postfix steps and its text are made once (a parsed
+    expression is cached and may be evaluated many times, ``x100 C(…)``)."""
+
+    __slots__ = ("_steps", "_text")
+
+    def __init__(self) -> None:
+        self._steps: list[_Step] | None = None
+        self._text: str | None = None
+
+    def eval(self, round_type: str = "floor") -> int:
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = _postfix(self)
+        return _evaluate(steps, round_type)
+
+    def output(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "".join(_pieces(self))
+        return text
 
 
 class Number(Expr):
@@ -324,24 +347,26 @@ class Number(Expr):
         return str(self.value)
 
 
-class Negative(Expr):
+class Negative(_Compound):
     """``count`` unary minuses before ``body`` (kept as one node: no deep trees)."""
 
     __slots__ = ("body", "count")
 
     def __init__(self, body: Expr, count: int = 1) -> None:
+        super().__init__()
         self.body = body
         self.count = count
 
 
-class Parenthesis(Expr):
+class Parenthesis(_Compound):
     __slots__ = ("body",)
 
     def __init__(self, body: Expr) -> None:
+        super().__init__()
         self.body = body
 
 
-class BinaryOp(Expr):
+class BinaryOp(_Compound):
     """A left-associative chain ``first op operand op operand …`` (kept flat: no deep trees).
 
     ``rest`` holds ``(op, operand, rounding)``; ``op`` is ``+ - * /`` and ``rounding``
@@ -351,6 +376,7 @@ class BinaryOp(Expr):
     __slots__ = ("first", "rest")
 
     def __init__(self, first: Expr, rest: list[tuple[str, Expr, str]]) -> None:
+        super().__init__()
         self.first = first
         self.rest = rest
 
@@ -383,27 +409,30 @@ def _postfix(root: Expr) -> list[_Step]:
     return steps
 
 
-def _evaluate(root: Expr, round_type: str) -> int:
-    """The value of ``root``, left to right as BCDice computes it (the first division by
-    zero raises ``ZeroDivisionError``)."""
+def _evaluate(steps: list[_Step], round_type: str) -> int:
+    """The value of postfix ``steps``, left to right as BCDice computes it (the first
+    division by zero raises ``ZeroDivisionError``)."""
     values: list[int] = []
-    for step in _postfix(root):
+    push, pop = values.append, values.pop
+    for step in steps:
         if isinstance(step, int):
-            values.append(step)
+            push(step)
             continue
         op, detail = step
         if op == "neg":
             if detail % 2:
                 values[-1] = -values[-1]
-            continue
-        rhs = values.pop()
-        if op == "+":
+        elif op == "+":
+            rhs = pop()
             values[-1] += rhs
         elif op == "-":
+            rhs = pop()
             values[-1] -= rhs
         elif op == "*":
+            rhs = pop()
             values[-1] *= rhs
         else:
+            rhs = pop()
             values[-1] = divide(values[-1], rhs, detail, round_type)
     return values[0]
 
