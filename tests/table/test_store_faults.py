@@ -67,6 +67,32 @@ def test_corrupt_page_is_exit_2_without_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize("which", [0.3, 0.5, 0.8])
+def test_a_damaged_page_anywhere_is_refused_before_anything_is_written(
+    tmp_path: Path, which: float
+) -> None:
+    """A page SQLite would not read for this line (an index, an old event) is damaged: the
+    file is refused at open (quick_check), exit 2, and left exactly as it was."""
+    db = tmp_path / "room.db"
+    out = play(
+        str(db), "r", [f"長めの発言 {i} " + "あ" * 200 for i in range(150)], system="LittleWorld"
+    )
+    assert all(line["ok"] for line in out)
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    assert pages > 20
+    data = bytearray(db.read_bytes())
+    start = int(pages * which) * page
+    data[start : start + page] = os.urandom(page)
+    db.write_bytes(bytes(data))
+    result = play_text(str(db), ["1D6", "こんにちは"])
+    assert result.exit_code == 2, result.output
+    assert "damaged" in result.stderr and "壊れています" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert db.read_bytes() == bytes(data)
+
+
 def test_garbled_event_after_the_last_snapshot_is_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -38,6 +38,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
+    DatabaseError,
     IntegrityError,
     OperationalError,
     ProgrammingError,
@@ -160,6 +161,8 @@ class SqlStore:
             else:
                 self.engine = create_engine(url, pool_pre_ping=True)
             self._create_tables()
+            if url.startswith("sqlite"):
+                self._check_sqlite_file()
         except (SQLAlchemyError, ImportError, ValueError) as error:
             raise StoreError(
                 Message(
@@ -186,6 +189,25 @@ class SqlStore:
                 if not racing or attempt == CREATE_TRIES - 1:
                     raise
                 time.sleep(0.05 * (attempt + 1))
+
+    def _check_sqlite_file(self) -> None:
+        """``PRAGMA quick_check`` at open: a damaged page is refused before anything is
+        read from it or written next to it (SQLite itself notices only pages it touches)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.exec_driver_sql("PRAGMA quick_check(3)").all()
+                problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # so damaged that the check itself cannot run
+            problems = [self._why(error)]
+        if problems != ["ok"]:
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} のファイルが壊れています ({problems[0]})。"
+                    "バックアップから戻すか、sqlite3 の .recover で取り出してください",
+                    f"database {self.shown_url} is damaged ({problems[0]}); restore a backup "
+                    "or salvage it with sqlite3's .recover",
+                )
+            )
 
     def _why(self, error: BaseException) -> str:
         """The first line of a driver's message, without the password."""
