@@ -26,6 +26,8 @@ from saikoro.rules_coverage import (
     systems_with_rules,
 )
 
+pytest_plugins = ["pytester"]
+
 runner = CliRunner(env={"COLUMNS": "200"})
 
 SPEC = """# Rules
@@ -184,6 +186,68 @@ def test_levels_table_cli_function() -> None:
         "t.py::test_table": "table",
     }
     assert rows["AA-ONE-01"].to_json()["level"] == "table"
+
+
+HONESTY_TESTS = """
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from saikoro.cli.main import app
+from saikoro.dice.randomizer import ScriptedSource
+from saikoro.server.app import create_app
+from saikoro.store import open_store
+from saikoro.table.session import TableSession
+from tests.table.helpers import play
+
+
+@pytest.mark.rule("AA-ONE-01", via="table")
+def test_session_only(tmp_path):
+    store = open_store(str(tmp_path / "t.db"))
+    try:
+        table = TableSession.open(store, "r", "LittleWorld", gm=True, source=ScriptedSource([]))
+        assert table.run("/help").lines
+        assert CliRunner().invoke(app, ["roll", "2D6", "--rands", "1/6,2/6"]).exit_code == 0
+    finally:
+        store.close()
+
+
+@pytest.mark.rule("AA-ONE-01", via="table")
+def test_played(tmp_path):
+    assert play(str(tmp_path / "t.db"), "r", ["/help"], system="LittleWorld")[0]["ok"]
+
+
+@pytest.mark.rule("AA-ONE-01", via="table")
+def test_server_socket(tmp_path):
+    with TestClient(create_app(f"sqlite:///{tmp_path}/rooms.db")) as client:
+        room = client.post("/api/rooms", json={"name": "r", "system": "LittleWorld"}).json()
+        with client.websocket_connect(f"/api/rooms/r/ws?token={room['gm_token']}") as ws:
+            assert ws.receive_json()["type"] == "ready"
+            ws.send_json({"type": "line", "line": "/help", "id": 1})
+            while (answer := ws.receive_json())["type"] != "outcome":
+                pass
+            assert answer["ok"]
+
+
+@pytest.mark.rule("AA-ONE-01", via="cli")
+def test_cli(tmp_path):
+    assert CliRunner().invoke(app, ["roll", "2D6", "--rands", "1/6,2/6"]).exit_code == 0
+"""
+
+
+def test_via_tests_must_run_a_front_end(pytester: pytest.Pytester) -> None:
+    """The run-time check (tests/conftest.py): ``via="table"`` needs a table line typed into a
+    front end (``saikoro play``, the server's table API); the core's ``TableSession.run``
+    called by the test itself, even beside a CLI command, proves nothing at that level."""
+    pytester.makeconftest((Path(__file__).parent / "conftest.py").read_text("utf-8"))
+    pytester.makeini("[pytest]\nmarkers =\n    rule: rule IDs\n")
+    pytester.makepyfile(test_levels=HONESTY_TESTS)
+    result = pytester.runpytest_inprocess("-p", "no:randomly", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(
+        ["*test_session_only*", "*never ran a table line through a front end*"]
+    )
+    assert "test_played" not in "".join(line for line in result.stdout.lines if "FAILED" in line)
 
 
 def test_rules_defined_in_the_references(tmp_path: Path) -> None:

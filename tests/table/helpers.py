@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +94,50 @@ def errors(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def by_name(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {c["name"]: c for c in state["characters"]}
+
+
+def texts(outputs: list[dict[str, Any]]) -> str:
+    """Every line's text, as the terminal shows them one after another."""
+    return "\n".join(o.get("text", "") for o in outputs)
+
+
+class PlayedRoom:
+    """One room of one system played through ``saikoro play`` a few lines at a time (each
+    ``play`` is one run of the command, its state kept in the room's database) — as a GM, or
+    as a player speaking for one character (``speaker``)."""
+
+    def __init__(self, db: str, system: str, room: str = "r") -> None:
+        self.db, self.system, self.room = db, system, room
+
+    def play(
+        self,
+        lines: list[str],
+        rands: Sequence[str] = (),
+        *,
+        speaker: str | None = None,
+        lang: str = "ja",
+        check: bool = True,
+    ) -> list[dict[str, Any]]:
+        """Run ``lines`` (as the GM, or as the player of ``speaker``); one output per line.
+        Dice come from ``rands`` only (a line rolling more is refused); with ``check``, every
+        line must be taken (pass ``check=False`` to look at refusals)."""
+        out = play(
+            self.db,
+            self.room,
+            lines,
+            list(rands),
+            system=self.system,
+            gm=speaker is None,
+            speaker=speaker,
+            lang=lang,
+        )
+        assert len(out) == len(lines), out
+        assert not check or not errors(out), errors(out)
+        return out
+
+    def state(self) -> dict[str, Any]:
+        """``/state``: the room as everyone at the table sees it."""
+        return final_state(self.play(["/state"]))
+
+    def characters(self) -> dict[str, dict[str, Any]]:
+        return by_name(self.state())

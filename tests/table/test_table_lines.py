@@ -19,7 +19,7 @@ from saikoro.store import open_store
 from saikoro.systems import get_system
 from saikoro.table.session import TableSession
 
-from .helpers import SHEETS
+from .helpers import SHEETS, PlayedRoom
 
 GIN = Path(__file__).resolve().parents[2] / "examples" / "littleworld" / "pc_gin_fighter.yaml"
 
@@ -159,7 +159,7 @@ def test_undo_names_the_line_it_took_back_in_both_languages(table):
 # -- 2. no attack on oneself -------------------------------------------------------------------
 
 
-@pytest.mark.rule("LW-COMBAT-05", via="table")
+@pytest.mark.rule("LW-COMBAT-05")
 def test_a_littleworld_character_cannot_attack_itself(table):
     gm = table("LittleWorld", ["alice.json", "goblin.json"])
     gm.run("/combat start")
@@ -169,7 +169,7 @@ def test_a_littleworld_character_cannot_attack_itself(table):
     refused(gm, "/attack アリス 技巧")  # the GM, for the current actor
 
 
-@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-03", via="table")
+@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", "UM-MAGIC-03")
 def test_an_unmeid100_character_cannot_attack_itself(table):
     gm = table("UnmeiD100", ["ken.json", "mia.json", "orc.json"])
     gm.run("/combat start")
@@ -192,30 +192,27 @@ def _roll_text(session, line):
 
 
 @pytest.mark.rule("LW-ABIL-04", via="table")
-def test_littleworld_ability_edits_show_the_old_value_and_change_the_value_used(table):
+def test_littleworld_ability_edits_show_the_old_value_and_change_the_value_used(tmp_path):
     # ギン: 体力 4 on the sheet, a modifier of -1 → {体力} 3
-    gm = table("LittleWorld", [str(GIN), "goblin.json"])
-    assert gm.run("@ギン :体力=4").text("ja") == "ギン: 体力 3 → 4"
-    gm.source = ScriptedSource([(1, 6), (2, 6)])
-    assert _roll_text(gm, "@ギン LW{体力}").startswith("ギン: (LW4)")
-    assert gm.run("/gm set ギン 体力 0").text("ja").startswith("ギン: 体力 4 → 0")
-    gm.source = ScriptedSource([(1, 6)])
-    assert _roll_text(gm, "@ギン LW{体力}").startswith("ギン: (LW0) ＞ 1D6(苦手行動)")
-    assert gm.run("@ギン :基本体力+2").text("ja") == "ギン: 基本体力 1 → 3"
-    assert gm.run("@ギン :技巧-1").text("ja") == "ギン: 技巧 3 → 2"
+    gm = PlayedRoom(str(tmp_path / "t.db"), "LittleWorld")
+    gm.play([f"/char add {GIN}", f"/char add {SHEETS / 'goblin.json'}"])
+    assert gm.play(["@ギン :体力=4"])[0]["text"] == "ギン: 体力 3 → 4"
+    assert gm.play(["@ギン LW{体力}"], ["1/6", "2/6"])[0]["text"].startswith("ギン: (LW4)")
+    assert gm.play(["/gm set ギン 体力 0"])[0]["text"].startswith("ギン: 体力 4 → 0")
+    rolled = gm.play(["@ギン LW{体力}"], ["1/6"])[0]["text"]
+    assert rolled.startswith("ギン: (LW0) ＞ 1D6(苦手行動)")
+    assert gm.play(["@ギン :基本体力+2"])[0]["text"] == "ギン: 基本体力 1 → 3"
+    assert gm.play(["@ギン :技巧-1"])[0]["text"] == "ギン: 技巧 3 → 2"
     # the tracker uses it: ギン 技巧 2 now acts after ゴブリン 技巧 4
-    gm.run("/combat start")
-    assert gm.state.combat.order == ["ゴブリン", "ギン"]
+    gm.play(["/combat start"])
+    assert gm.state()["combat"]["order"] == ["ゴブリン", "ギン"]
     # an attack with 体力 uses 体力 2 (base 3, modifier -1)
-    gm.source = ScriptedSource([(1, 6), (2, 6), (1, 6), (2, 6)])
-    gm.run("@ゴブリン /pass")
-    out = gm.run("@ギン /attack ゴブリン 体力")
-    assert "攻撃値 3[1,2]+2=5" in out.text("ja")
-    edit = gm.run("/undo")
-    assert edit.text("ja") == "取り消し: @ギン /attack ゴブリン 体力"
+    out = gm.play(["@ゴブリン /pass", "@ギン /attack ゴブリン 体力"], ["1/6", "2/6", "1/6", "2/6"])
+    assert "攻撃値 3[1,2]+2=5" in out[1]["text"]
+    assert gm.play(["/undo"])[0]["text"] == "取り消し: @ギン /attack ゴブリン 体力"
 
 
-@pytest.mark.rule("UM-FATE-01", via="table")
+@pytest.mark.rule("UM-FATE-01")
 def test_unmeid100_sheet_value_edits_show_the_old_value_and_change_the_value_used(table):
     # リナ: 戦闘 35, AC 25, 運命 11, 敏捷度 14
     lina = Path(GIN).parents[1] / "unmeid100" / "pc_lina.yaml"
@@ -244,7 +241,7 @@ def _after(text, marker):
     return text.split("\n")[0].split(marker, 1)[1]
 
 
-@pytest.mark.rule("LW-COMBAT-05", via="table")
+@pytest.mark.rule("LW-COMBAT-05")
 def test_littleworld_attack_text_is_the_lwa_commands(table):
     dice = [(6, 6), (3, 6), (2, 6), (2, 6)]
     gm = table("LittleWorld", ["alice.json", "goblin.json"], rands=[])
@@ -258,7 +255,7 @@ def test_littleworld_attack_text_is_the_lwa_commands(table):
     assert "damage 5" in out.text("en")
 
 
-@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01", via="table")
+@pytest.mark.rule("UM-MELEE-01", "UM-RANGED-01")
 def test_unmeid100_attack_texts_are_the_ma_and_ra_commands(table):
     gm = table("UnmeiD100", ["ken.json", "orc.json"])
     gm.run("/combat start")

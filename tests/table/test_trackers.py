@@ -1,4 +1,7 @@
-"""Tracker rules beyond the two scripted fights: rows, party down, 行動順操作, aim, fate."""
+"""Tracker rules beyond the two scripted fights: rows, party down, 行動順操作, aim, fate.
+
+Tests marked ``via="table"`` play their lines through ``saikoro play`` (``played``); the
+others drive ``TableSession`` directly (``room``), which proves a rule at function level."""
 
 from __future__ import annotations
 
@@ -9,7 +12,7 @@ from saikoro.errors import SaikoroError
 from saikoro.store import open_store
 from saikoro.table.session import TableSession
 
-from .helpers import SHEETS
+from .helpers import SHEETS, PlayedRoom, texts
 
 
 @pytest.fixture
@@ -28,12 +31,28 @@ def room(tmp_path):
     store.close()
 
 
+@pytest.fixture
+def played(tmp_path):
+    """A room played through ``saikoro play``, its sheets added (and any lines run) by the GM."""
+
+    def make(system, sheets, *extra):
+        table = PlayedRoom(str(tmp_path / "t.db"), system)
+        table.play([*(f"/char add {SHEETS / name}" for name in sheets), *extra])
+        return table
+
+    return make
+
+
+def d6(*faces):
+    return [f"{face}/6" for face in faces]
+
+
 def rolled(session, rands):
     session.source = ScriptedSource(rands)
     return session
 
 
-@pytest.mark.rule("LW-COMBAT-16", via="table")
+@pytest.mark.rule("LW-COMBAT-16")
 def test_back_row_moves_up_when_the_front_row_falls(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/gm row アリス 後衛")
     assert s.state.characters["アリス"].fields["row"] == "後衛"
@@ -44,53 +63,52 @@ def test_back_row_moves_up_when_the_front_row_falls(room):
 
 
 @pytest.mark.rule("LW-HP-03", via="table")
-def test_party_down_when_every_pc_is_unable_to_act(room):
-    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
-    s.run("@アリス :HP=0")
-    assert not s.state.fields.get("party_down")
-    out = s.run("@ボブ :HP-10")
-    assert s.state.fields["party_down"] is True
-    assert any(e.kind == "party_down" for e in out.events)
-    s.run("/gm set ボブ hp 3")  # the GM heals: the party is up again
-    assert s.state.fields["party_down"] is False
+def test_party_down_when_every_pc_is_unable_to_act(played):
+    t = played("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
+    assert "PC全員が行動不能" not in texts(t.play(["@アリス :HP=0"]))  # ボブ still stands
+    out = t.play(["@ボブ :HP-10", "@アリス :HP-1"])
+    assert out[0]["text"] == "ボブ: HP 10 → 0\nPC全員が行動不能です: GMが運命を決めます"
+    assert "PC全員が行動不能" not in out[1]["text"]  # said once, while the party stays down
+    assert [c["down"] for c in t.state()["characters"]] == [True, True, False]
+    t.play(["/gm set ボブ hp 3"])  # the GM heals: the party is up again …
+    out = t.play(["@ボブ :HP=0"], lang="en")  # … so falling again is a new "party down"
+    assert "every PC is unable to act: the GM decides their fate" in out[0]["text"]
 
 
 @pytest.mark.rule("LW-COMBAT-13", "LW-COMBAT-14", "LW-COND-04", "LW-COMBAT-01", via="table")
-def test_order_follows_current_skill_until_locked(room):
-    s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
-    assert s.state.combat.order == ["アリス", "ゴブリン", "ボブ"]
-    s.run("/cond add アリス 睡眠")  # 技巧 4 → 2: only from the next round (LW-COMBAT-13)
-    assert s.state.combat.order == ["アリス", "ゴブリン", "ボブ"]
-    s.run("/next")
-    s.run("/next")
-    s.run("/next")  # round 2: ゴブリン 4, then the tied PCs ボブ 2 and アリス 2 as listed
-    assert s.state.combat.round == 2
-    assert s.state.combat.order == ["ゴブリン", "アリス", "ボブ"]
-    s.run("/gm lock ボブ アリス ゴブリン")
-    s.run("/cond remove アリス 睡眠")
-    for _ in range(3):
-        s.run("/next")
-    assert s.state.combat.round == 3
-    assert s.state.combat.order == ["ボブ", "アリス", "ゴブリン"]  # kept despite 技巧
+def test_order_follows_current_skill_until_locked(played):
+    t = played("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
+    assert t.state()["combat"]["order"] == ["アリス", "ゴブリン", "ボブ"]
+    t.play(["/cond add アリス 睡眠"])  # 技巧 4 → 2: only from the next round (LW-COMBAT-13)
+    assert t.state()["combat"]["order"] == ["アリス", "ゴブリン", "ボブ"]
+    out = t.play(["/next", "/next", "/next"])
+    # round 2: ゴブリン 4, then the tied PCs ボブ 2 and アリス 2 as listed
+    assert "ラウンド2" in texts(out)
+    combat = t.state()["combat"]
+    assert (combat["round"], combat["order"]) == (2, ["ゴブリン", "アリス", "ボブ"])
+    t.play(["/gm lock ボブ アリス ゴブリン", "/cond remove アリス 睡眠"])
+    t.play(["/next"] * 3)
+    combat = t.state()["combat"]
+    assert combat["round"] == 3
+    assert combat["order"] == ["ボブ", "アリス", "ゴブリン"]  # kept despite 技巧
 
 
 @pytest.mark.rule("UM-AIM-01", "UM-RANGED-01", via="table")
-def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(room):
-    s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 弓", "/combat start")
-    s.run("@ケン /aim")
-    for _ in range(4):  # オーク ×2, ミア, then round 2: ケン
-        s.run("/next")
-    s.run("@ケン /aim")
-    for _ in range(4):
-        s.run("/next")
+def test_two_aiming_turns_triple_the_target_and_double_the_critical_range(played):
+    t = played(
+        "UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 弓", "/combat start"
+    )
+    t.play(["@ケン /aim", *["/next"] * 4])  # オーク ×2, ミア, then round 2: ケン
+    t.play(["@ケン /aim", *["/next"] * 4])
     # 盗賊40 × 3 / 2 = 60; critical range 12 × 2 = 24: a 24 is a critical
-    out = rolled(s, [(24, 100), (3, 6)]).run("@ケン /shoot オーク")
-    assert "1D100<=60" in out.text("ja") and "クリティカル<=24" in out.text("ja")
-    assert s.state.characters["オーク"].hp == 15 - 3
-    assert s.state.characters["ケン"].fields["aim"] == 0
+    out = t.play(["@ケン /shoot オーク"], ["24/100", "3/6"])
+    assert "1D100<=60" in out[0]["text"] and "クリティカル<=24" in out[0]["text"]
+    chars = t.characters()
+    assert chars["オーク"]["hp"] == 15 - 3
+    assert chars["ケン"]["aim"] == 0
 
 
-@pytest.mark.rule("UM-FATE-02", "UM-FATE-04", via="table")
+@pytest.mark.rule("UM-FATE-02", "UM-FATE-04")
 def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
     s.run("/next オーク")
@@ -110,7 +128,7 @@ def test_fate_halves_damage_and_can_lift_a_character_back_from_unconscious(room)
     assert [c.label for c in s.state.characters["ミア"].conditions] == ["気絶"]
 
 
-@pytest.mark.rule("UM-FATE-04", via="table")
+@pytest.mark.rule("UM-FATE-04")
 def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"])
     out = rolled(s, [(50, 100)]).run("@ケン :HP-20")  # 運命10 × 5 = 50: success → 気絶
@@ -120,21 +138,22 @@ def test_an_hp_edit_to_zero_also_triggers_the_dying_check(room):
 
 
 @pytest.mark.rule("LW-COMBAT-04", "LW-COMBAT-14", "LW-COND-04", via="table")
-def test_skill_cards_are_declared_in_the_log(room):
-    s = room("LittleWorld", ["alice.json", "carol.json", "goblin.json"], "/combat start")
-    with pytest.raises(SaikoroError):
-        s.run("@アリス /card 治癒魔法")  # not her card
-    out = s.run("@キャロル /card 治癒魔法")  # a defender may declare off turn
-    assert "スキルカード「治癒魔法」を宣言" in out.text("ja")
-    assert out.events[0].rules == ("LW-COMBAT-04",)
-    s.run("@キャロル /card 行動順操作")
-    assert s.state.combat.fields["locked"] is True
-    s.run("/cond add キャロル 睡眠")
-    with pytest.raises(SaikoroError):
-        s.run("@キャロル /card 治癒魔法")  # asleep: no skill cards
+def test_skill_cards_are_declared_in_the_log(played):
+    t = played("LittleWorld", ["alice.json", "carol.json", "goblin.json"], "/combat start")
+    out = t.play(["@アリス /card 治癒魔法"], speaker="アリス", check=False)
+    assert not out[0]["ok"] and "持っていません" in out[0]["ja"]  # not her card
+    # a defender may declare off turn (アリス's turn): her player types it
+    out = t.play(["@キャロル /card 治癒魔法", "@キャロル /card 行動順操作"], speaker="キャロル")
+    assert out[0]["text"] == "キャロル: スキルカード「治癒魔法」を宣言"
+    assert "行動順操作: 手番順を固定 (アリス → ゴブリン → キャロル)" in out[1]["text"]
+    log = texts(t.play(["/log 3"]))
+    assert "キャロル: スキルカード「治癒魔法」を宣言" in log  # the log records the declaration
+    t.play(["/cond add キャロル 睡眠"])
+    out = t.play(["@キャロル /card 治癒魔法"], speaker="キャロル", check=False)
+    assert not out[0]["ok"] and "スキルカードを使えません" in out[0]["ja"]  # asleep: no cards
 
 
-@pytest.mark.rule("UM-FATE-02", via="table")
+@pytest.mark.rule("UM-FATE-02")
 def test_fate_cancels_a_condition_or_rerolls_damage(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/combat start")
     s.run("/cond add ケン 毒")
@@ -152,7 +171,7 @@ def test_fate_cancels_a_condition_or_rerolls_damage(room):
         rolled(s, [(50, 100)]).run("@ケン /fate half")
 
 
-@pytest.mark.rule("LW-COND-03", "LW-COMBAT-10", via="table")
+@pytest.mark.rule("LW-COND-03", "LW-COMBAT-10")
 def test_gm_house_rules_change_the_trackers(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/combat start")
     listing = s.run("/gm setting").text("ja")
@@ -171,7 +190,7 @@ def test_gm_house_rules_change_the_trackers(room):
     assert "settings" not in s.state.fields or not s.state.fields["settings"]
 
 
-@pytest.mark.rule("LW-COMBAT-02", via="table")
+@pytest.mark.rule("LW-COMBAT-02")
 def test_players_order_tied_pcs_from_the_next_round(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"], "/cond add アリス 睡眠")
     s.run("/combat start")  # アリス's 技巧 4 → 2 asleep: tied with ボブ, listed order first
@@ -186,14 +205,14 @@ def test_players_order_tied_pcs_from_the_next_round(room):
 
 
 @pytest.mark.rule("LW-COND-06", "LW-COMBAT-11", via="table")
-def test_a_surprised_defender_takes_the_whole_attack_value(room):
-    s = room("LittleWorld", ["alice.json", "goblin.json"])
-    out = rolled(s, [(2, 6), (3, 6)]).run("@アリス /attack ゴブリン 体力 不意打ち")  # 3+5 = 8
-    assert "→ ゴブリン ＞ 攻撃値 5[2,3]+3=8 ＞ 防御不能 ＞ ダメージ8" in out.text("ja")
-    assert s.state.characters["ゴブリン"].hp == 0
+def test_a_surprised_defender_takes_the_whole_attack_value(played):
+    t = played("LittleWorld", ["alice.json", "goblin.json"])
+    out = t.play(["@アリス /attack ゴブリン 体力 不意打ち"], d6(2, 3))  # 3+5 = 8
+    assert "→ ゴブリン ＞ 攻撃値 5[2,3]+3=8 ＞ 防御不能 ＞ ダメージ8" in out[0]["text"]
+    assert t.characters()["ゴブリン"]["hp"] == 0
 
 
-@pytest.mark.rule("LW-HP-01", "LW-HP-02", "LW-COND-02", "LW-COND-03", via="table")
+@pytest.mark.rule("LW-HP-01", "LW-HP-02", "LW-COND-02", "LW-COND-03")
 def test_rest_and_time_out_of_combat(room):
     s = room("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
     s.run("@アリス :HP=2")
@@ -217,7 +236,7 @@ def test_rest_and_time_out_of_combat(room):
     assert s.state.fields["minutes"] == nights + 40 and s.state.characters["アリス"].hp == 10
 
 
-@pytest.mark.rule("UM-SWITCH-01", via="table")
+@pytest.mark.rule("UM-SWITCH-01")
 def test_switching_equipment_takes_a_turn_but_dropping_the_shield_does_not(room):
     s = room("UnmeiD100", ["ken.json", "mia.json", "orc.json"], "/gm hold ケン 剣 shield")
     s.run("/combat start")

@@ -56,7 +56,7 @@ def test_roll_through_the_api_and_the_cli(onedie: str) -> None:
     assert float(odds.success) == pytest.approx(0.5)
 
 
-@pytest.mark.rule("OD-ROLL-01", "OD-HIT-01", via="table")
+@pytest.mark.rule("OD-ROLL-01", "OD-HIT-01")
 def test_the_table_runs_its_tracker_sheet_and_house_rules(onedie: str, tmp_path: Path) -> None:
     sheet = tmp_path / "taro.json"
     sheet.write_text(json.dumps({"system": onedie, "name": "タロウ", "max_hp": 6}), "utf-8")
