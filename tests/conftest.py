@@ -2,8 +2,9 @@
 
 Rule tests name their RULES.md IDs with ``@pytest.mark.rule("LW-COMBAT-05")`` (or in the
 docstring); ``saikoro rules coverage`` lists them. ``via="table"`` / ``via="cli"`` on the marker
-says the test proves the rule through typed table lines / a CLI command; the hook below fails a
-``via`` test that never reaches them (docs/architecture.md, "rules coverage").
+says the test proves the rule through table lines typed into a front end (``saikoro play``, the
+server's table API) / a CLI command; the hook below fails a ``via`` test that never reaches them
+(docs/architecture.md, "rules coverage").
 """
 
 from __future__ import annotations

@@ -16,12 +16,12 @@ Three inputs, all read statically (no test is run):
 Rules RULES.md lacks are defined in the references too: a bullet like RULES.md's
 (``- **LW-TABLE-01** …``) in ``docs/rules/<SystemID>.md`` is a rule of that system.
 
-Each test proves its rules at a *level*: ``@pytest.mark.rule("ID", via="table")`` drives typed
-table lines (``saikoro play``, ``TableSession.run``), ``via="cli"`` a CLI command (``saikoro
-roll``); without ``via`` (or named only in a docstring) the test calls Python functions. A rule
-is *reached* when a table or CLI test names it; ``--strict`` wants every implementable rule
-reached. ``tests/conftest.py`` checks at run time that a ``via`` test really drives the table
-or the CLI.
+Each test proves its rules at a *level*: ``@pytest.mark.rule("ID", via="table")`` types table
+lines into a front end (``saikoro play``, the server's table API), ``via="cli"`` runs a CLI
+command (``saikoro roll``); without ``via`` (or named only in a docstring) the test calls
+Python functions (``TableSession.run`` included). A rule is *reached* when a table or CLI test
+names it; ``--strict`` wants every implementable rule reached. ``tests/conftest.py`` checks at
+run time that a ``via`` test really went through a front end.
 
 Parsing the tests uses :mod:`ast`; nothing is imported or executed.
 """

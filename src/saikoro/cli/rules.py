@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
         show_all: bool = typer.Option(False, "--all", help="list the tests of every rule"),
     ) -> None:
         """Every rule ID with the tests naming it and the level they prove it at: ``table``
-        (typed table lines), ``cli`` (a CLI command) or ``function`` (Python calls only).
+        (lines typed into saikoro play or the table API), ``cli`` (a CLI command) or
+        ``function`` (Python calls only, TableSession.run included).
         An implementable rule no table or CLI test reaches is uncovered."""
         from saikoro.rules_coverage import coverage
 
