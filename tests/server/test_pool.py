@@ -154,7 +154,9 @@ def test_cheap_clients_are_not_queued_behind_expensive_ones() -> None:
 def test_a_light_worker_running_long_is_demoted_not_killed() -> None:
     """The job finishes where it runs (no work thrown away, no process killed on the
     event loop); the worker leaves the light lane, a new light worker takes its place,
-    and the client is routed to heavy workers from then on."""
+    and the client's cost follows the CPU time the job took: a cheap job that overran only
+    because the machine was busy does not send its client to the heavy workers (the
+    benchmark's probe once waited 10 s there behind attackers)."""
 
     async def check(pool: RollPool) -> None:
         (light,) = pool._idle["light"]
@@ -162,7 +164,7 @@ def test_a_light_worker_running_long_is_demoted_not_killed() -> None:
         status, answer = await pool.run("new", SLOW_LOOKING_CHEAP)
         assert status == 200 and json.loads(answer)["ok"] is True
         client = pool._clients["new"]
-        assert client.cost > pool.limits.heavy_seconds
+        assert client.cost < pool.limits.heavy_seconds
         for _ in range(100):  # the replacement starts; the demoted worker is retired
             if pool._idle["light"] and light_pid not in pool.worker_pids:
                 break

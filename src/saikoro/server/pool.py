@@ -20,8 +20,10 @@ ready in milliseconds) and gives each job to an idle one:
   a queue of expensive ones. A job that was not predicted expensive and runs longer
   than ``light_budget`` on a light worker is not abandoned: that worker is *demoted*
   (its CPU priority lowered as a heavy worker's; a new light worker takes its place,
-  at most ``light_workers`` such extra processes at once), the job finishes there, the
-  worker then ends, and the client and the command count as expensive from then on.
+  at most ``light_workers`` such extra processes at once), the job finishes there and
+  the worker then ends. The CPU time the job took then counts for its client and its
+  command as any job's: a cheap ``2D6`` that overran only because the machine was busy
+  does not make its client expensive.
 - **Never blocking the event loop**: a worker's answer (``x100 100B66`` answers
   ≈430 kB) is read and a job sent through the loop's non-blocking socket calls
   (:mod:`saikoro.server.frames`); workers are started, and killed ones reaped, in
@@ -460,8 +462,8 @@ class RollPool:
         """Run the job on ``worker``: its reply, :data:`LATE` past the deadline, None if it died.
 
         A job still running after ``light_budget`` on a light worker is not abandoned: the
-        worker is demoted (lower CPU priority, a new light worker takes its place), the
-        client and the command count as expensive from now on, and the job finishes there.
+        worker is demoted (lower CPU priority, a new light worker takes its place) and the
+        job finishes there.
         """
         started = time.monotonic()
         reply: Any = None
@@ -470,10 +472,8 @@ class RollPool:
                 deadline = self.limits.deadline
                 if worker.lane == "light" and deadline > self.limits.light_budget:
                     reply = await worker.receive(self.limits.light_budget)
-                    if reply is LATE:
+                    if reply is LATE:  # the client's and command's costs follow its CPU time
                         worker.demote()
-                        client.cost = max(client.cost, 2 * self.limits.heavy_seconds)
-                        self._remember(job, self.limits.deadline)
                         self._background(self._fill())
                         reply = await worker.receive(started + deadline - time.monotonic())
                 else:
