@@ -46,7 +46,11 @@ from saikoro.server.table_api import (
 from saikoro.server.table_api import install as install_table_api
 from saikoro.server.web_routes import router as web_router
 
-MAX_BODY_BYTES = 64 * 1024
+#: The bound on a request body: BCDice-API (Puma) has none; 1 MiB takes any legal command
+#: (10240 characters are ≤ 92 kB percent-encoded) and original tables far beyond realistic
+#: ones (a 10 399-character table is ≈90 kB), while bounding what a client can make the
+#: server buffer.
+MAX_BODY_BYTES = 1024 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
