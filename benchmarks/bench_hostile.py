@@ -33,6 +33,7 @@ import asyncio
 import collections
 import contextlib
 import json
+import multiprocessing
 import os
 import socket
 import statistics
@@ -41,6 +42,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 #: Legal commands with the largest answers (200, ≈400 kB of JSON each): the cost of moving
@@ -132,6 +134,7 @@ class Connection:
         self.source = source
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        self.last_reason = ""  # the error reason of the last answer ("" for a 2xx)
 
     async def get(self, target: str, timeout: float) -> int:
         """The status of ``GET target`` (raises OSError / TimeoutError on failure)."""
@@ -159,7 +162,10 @@ class Connection:
             ),
             0,
         )
-        await self.reader.readexactly(length)
+        body = await self.reader.readexactly(length)
+        self.last_reason = ""
+        if not lines[0].split()[1].startswith("2") and body.startswith(b"{"):
+            self.last_reason = str(json.loads(body).get("reason", ""))
         if any(x.lower() == "connection: close" for x in lines):
             self.close()
         return int(lines[0].split()[1]), length
@@ -195,7 +201,7 @@ async def _hostile(
     while time.monotonic() < until:
         try:
             status, size = await connection.get_sized(target, timeout=30)
-            seen[str(status)] += 1
+            seen[f"{status} {connection.last_reason}".strip()] += 1
             seen["largest"] = max(seen["largest"], size)
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as error:
             seen[type(error).__name__] += 1
@@ -243,7 +249,40 @@ async def _probe(port: int, interval: float, until: float) -> tuple[list[float],
     return latencies, errors
 
 
-async def hostile_load(
+async def _attack(
+    port: int, commands: list[tuple[str, str]], hostile: int, idle: int, until: float
+) -> tuple[collections.Counter[str], int]:
+    """The attackers (attacker *i* sends command *i* mod their number) and idle connections."""
+    targets = [f"/v2/game_system/{s}/roll?command={quote(c)}" for s, c in commands]
+    seen: collections.Counter[str] = collections.Counter()
+    reopened = [0]
+    tasks = [
+        asyncio.create_task(
+            _hostile(port, f"127.0.0.{10 + i}", targets[i % len(targets)], until, seen)
+        )
+        for i in range(hostile)
+    ]
+    tasks += [
+        asyncio.create_task(_idle(port, f"127.0.1.{1 + i % 50}", until, reopened))
+        for i in range(idle)
+    ]
+    await asyncio.gather(*tasks)
+    return seen, reopened[0]
+
+
+def _attack_process(
+    port: int,
+    commands: list[tuple[str, str]],
+    hostile: int,
+    idle: int,
+    until: float,
+    results: Any,
+) -> None:
+    seen, reopened = asyncio.run(_attack(port, commands, hostile, idle, until))
+    results.put((dict(seen), reopened))
+
+
+def hostile_load(
     port: int,
     commands: list[tuple[str, str]],
     hostile: int,
@@ -252,26 +291,28 @@ async def hostile_load(
     interval: float = 0.02,
     warmup: float = 2.0,
 ) -> tuple[list[float], int, collections.Counter[str], int]:
-    """Run the load (attacker *i* sends command *i* mod their number); the probe starts
-    after ``warmup`` seconds of attack."""
-    targets = [f"/v2/game_system/{s}/roll?command={quote(c)}" for s, c in commands]
-    until_mono = time.monotonic() + warmup + seconds
-    seen: collections.Counter[str] = collections.Counter()
-    reopened = [0]
-    tasks = [
-        asyncio.create_task(
-            _hostile(port, f"127.0.0.{10 + i}", targets[i % len(targets)], until_mono, seen)
-        )
-        for i in range(hostile)
-    ]
-    tasks += [
-        asyncio.create_task(_idle(port, f"127.0.1.{1 + i % 50}", until_mono, reopened))
-        for i in range(idle)
-    ]
-    await asyncio.sleep(warmup)
-    latencies, errors = await _probe(port, interval, until_mono)
-    await asyncio.gather(*tasks)
-    return latencies, errors, seen, reopened[0]
+    """Run the load; the probe starts after ``warmup`` seconds of attack.
+
+    The attackers and idle connections run in a process of their own: reading ten ≈430 kB
+    answers on the probe's event loop would add the load generator's delays to the
+    probe's latency, which is the server's to measure.
+    """
+    until = time.monotonic() + warmup + seconds  # CLOCK_MONOTONIC: the same in both processes
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    attackers = context.Process(
+        target=_attack_process, args=(port, commands, hostile, idle, until, results)
+    )
+    attackers.start()
+    try:
+        time.sleep(warmup)
+        latencies, errors = asyncio.run(_probe(port, interval, until))
+        seen, reopened = results.get(timeout=120)
+    finally:
+        attackers.join(timeout=30)
+        if attackers.is_alive():
+            attackers.kill()
+    return latencies, errors, collections.Counter(seen), reopened
 
 
 def describe(commands: list[tuple[str, str]]) -> tuple[str, str]:
@@ -302,8 +343,8 @@ def run(
         port = free_port()
         process = start_server(port, server_args)
     try:
-        latencies, errors, seen, reopened = asyncio.run(
-            hostile_load(port, commands or [("DiceBot", "2D6")], hostile, idle, seconds)
+        latencies, errors, seen, reopened = hostile_load(
+            port, commands or [("DiceBot", "2D6")], hostile, idle, seconds
         )
     finally:
         if process is not None:
