@@ -13,6 +13,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: LW-HP-01 at the table: the most nights one ``/gm rest`` covers (each night writes a few
+#: events per character, so the number must be bounded; a month of rest is plenty).
+MAX_REST_NIGHTS = 30
+#: LW-HP-01: the longest night the ``night_minutes`` setting may make (a whole day).
+MAX_NIGHT_MINUTES = 1440
+#: LW-COND-02…04 at the table: the most minutes one ``/gm time`` passes (30 days).
+MAX_ELAPSED_MINUTES = MAX_REST_NIGHTS * MAX_NIGHT_MINUTES
+
 #: LW-SPECIAL-01: specialist actions and the skill cards that allow them (default: the
 #: card of the same name; the seed does not name the cards).
 DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
@@ -151,9 +159,11 @@ class LittleWorldSettings(BaseModel):
     night_minutes: int = Field(
         default=480,
         ge=0,
-        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts; "
-        "all of it is 安静状態 (poison ticks every poison_interval_minutes, paralysis and "
-        "sleep wear off). The seed does not say; default 8 hours.",
+        le=MAX_NIGHT_MINUTES,
+        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts, "
+        "0 to 1440 minutes; all of it is 安静状態 (poison ticks every "
+        "poison_interval_minutes, paralysis and sleep wear off). The seed does not say; "
+        "default 8 hours.",
     )
 
     # -- special situations ---------------------------------------------------------

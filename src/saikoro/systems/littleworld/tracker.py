@@ -25,7 +25,11 @@ from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_texts
-from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
+from saikoro.systems.littleworld.settings import (
+    DEFAULT_SETTINGS,
+    MAX_ELAPSED_MINUTES,
+    MAX_REST_NIGHTS,
+)
 from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
@@ -62,6 +66,20 @@ def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.C
         paralysis_turns=max(0, turns - (para.since_own_turn or 0)) if para else 0,
         sleep_turns=max(0, turns - (sleep.since_own_turn or 0)) if sleep else 0,
     )
+
+
+def _bounded(text: str, lo: int, hi: int, what: Message) -> int:
+    """``text`` as an integer within lo–hi, else refused naming the bound (a huge number is
+    never converted: it could not be in range anyway)."""
+    digits = text.isdecimal() and len(text) <= len(str(hi))
+    if not digits or not lo <= int(text) <= hi:
+        shown = repr(text if len(text) <= 12 else text[:12] + "…")
+        raise fail(
+            f"{what.ja}は{lo}〜{hi}の整数です ({shown} は使えません)",
+            f"{what.en} must be an integer from {lo} to {hi} (not {shown})",
+            "out of range",
+        )
+    return int(text)
 
 
 def _elapsed(character: Character, label: str, clock: int) -> int:
@@ -675,13 +693,18 @@ class LittleWorldTracker(Tracker):
         self.restore_rows(emit, ("pc", "npc"), "combat over")
 
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
-        """``/gm rest [NIGHTS]``: each night in a safe place is 安静状態 for its whole length
-        (setting ``night_minutes``): poison ticks, paralysis and sleep wear off
+        """``/gm rest [NIGHTS]`` (1 to ``MAX_REST_NIGHTS``, 30): each night in a safe place is
+        安静状態 for its whole length (setting ``night_minutes``, at most a day): poison ticks
+        (one HP event per night, however many ticks), paralysis and sleep wear off
         (LW-COND-02…04); then 体力 + 6 HP with the real 体力 of the rested (awake) character,
         never above max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
-        if len(args) > 1 or (args and not args[0].isdecimal()):
+        if len(args) > 1:
             raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
-        nights = int(args[0]) if args else 1
+        nights = (
+            _bounded(args[0], 1, MAX_REST_NIGHTS, Message("泊数", "the number of nights"))
+            if args
+            else 1
+        )
         if emit.state.combat is not None:
             raise fail("戦闘中は休めません", "no rest during a combat")
         cfg = self.cfg(emit)
@@ -719,14 +742,14 @@ class LittleWorldTracker(Tracker):
         (LW-COND-02/03/04). Counts are kept on the room's clock (absolute minutes)."""
         if (
             not args
-            or not args[0].isdecimal()
             or len(args) > 2
             or args[1:] not in ([], ["rest"], ["explore"], ["休息"], ["探索"])
         ):
             raise fail("/gm time 分 [rest|explore] です", "use /gm time MINUTES [rest|explore]")
+        minutes = _bounded(args[0], 0, MAX_ELAPSED_MINUTES, Message("経過時間(分)", "the minutes"))
         if emit.state.combat is not None:
             raise fail("戦闘中の時間は手番で進みます", "in combat, time passes by turns")
-        self.pass_time(emit, int(args[0]), at_rest=args[1:] in ([], ["rest"], ["休息"]))
+        self.pass_time(emit, minutes, at_rest=args[1:] in ([], ["rest"], ["休息"]))
 
     def pass_time(self, emit: Emit, minutes: int, *, at_rest: bool) -> None:
         """``minutes`` of game time out of combat, on the room's clock (LW-COND-02…05)."""

