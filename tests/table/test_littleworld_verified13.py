@@ -13,8 +13,11 @@ from typing import Any
 
 import pytest
 
+from . import test_littleworld_issue13 as issue13
 from .helpers import SHEETS, final_state
-from .test_littleworld_issue13 import lw, state
+from .test_littleworld_issue13 import LILY, d6, lw, player, state
+
+party = issue13.party  # the fixture: ギン, ミミ and リリィ at the table
 
 
 def snapshot(db: str) -> tuple[dict[str, Any], str]:
@@ -62,3 +65,58 @@ def test_rest_and_time_are_bounded_and_a_refusal_changes_nothing(tmp_path: Path)
     assert sum("ボブ: 毒で 48 ダメージ" in line for line in shown) == 30
     assert len(shown) <= 30 * 4  # per night: the clock, each character, the party
     assert state(db)["ボブ"]["hp"] == 10 - 30 * 48
+
+
+# -- 2: specialist actions under any of their names ---------------------------------------------
+
+
+@pytest.mark.rule("LW-SPECIAL-01", via="table")
+@pytest.mark.parametrize(
+    ("line", "action"),
+    [
+        ("@リリィ /act 忍び足 技巧 8", "足音を立てない歩行"),
+        ("@リリィ /act 忍び足 8", "足音を立てない歩行"),  # refused before "which ability?"
+        ("@リリィ /act 忍び歩き 8", "足音を立てない歩行"),
+        ("@リリィ /act 鍵開け 技巧 8", "開錠"),
+        ("@リリィ /act 解錠 8", "開錠"),
+        ("@リリィ /act ピッキング 8", "開錠"),
+        ("@リリィ /act 読心術 理知 8", "読心"),
+        ("@リリィ /act 偵察する 技巧 8", "偵察"),
+        ("@リリィ /act 偵察 8", "偵察"),
+        ("@リリィ /act ｽﾆｰｸ 8", "足音を立てない歩行"),  # half-width katakana
+        ("@リリィ /act 口笛 8", None),  # not specialist: which ability? (no roll)
+        ("@リリィ /act 罠 8", "罠設置"),
+        ("@リリィ /act トラップ 8", "罠設置"),
+        ("@リリィ /act ＴＲＡＰ 8", "罠設置"),  # full-width, upper case
+        ("@リリィ /act 潜入する 8", "潜入"),
+        ("@リリィ /act 尾行 8", "尾行"),
+        ("@リリィ /act 読心 8", "読心"),
+    ],
+)
+def test_specialist_actions_are_known_by_their_other_names(
+    tmp_path: Path, line: str, action: str | None
+) -> None:
+    db = str(tmp_path / "t.db")
+    lw(db, [f"/char add {LILY}"])  # no specialist card at all
+    before = snapshot(db)
+    out = player(db, [line])  # no dice scripted: a roll would fail the line differently
+    assert not out[0]["ok"]
+    if action is None:
+        assert "使う能力値が分かりません" in out[0]["ja"]
+    else:
+        assert f"({action})" in out[0]["ja"] or f"「{action}」" in out[0]["ja"], out[0]
+        assert "スキルカード" in out[0]["ja"] and "needs the skill card" in out[0]["en"]
+    assert snapshot(db) == before
+
+
+@pytest.mark.rule("LW-SPECIAL-01", via="table")
+def test_a_card_holder_acts_under_another_name_and_the_gm_extends_the_names(party: str) -> None:
+    out = player(party, ["@ミミ /act 鍵開け 10"], d6(3, 4))  # ミミ holds 開錠: 技巧 by default
+    assert out[0]["text"].startswith("ミミ: 鍵開け (技巧) ＞ (LW4>=10) ＞ 7[3,4]+4 ＞ 11 ＞ 成功")
+    out = player(party, ["@ギン /act 落とし穴 5"], d6(2, 2))  # ギン holds 罠設置
+    assert out[0]["ok"] and "(LW3>=5)" in out[0]["text"]
+    out = player(party, ["@ギン /act 錠前を外す 技巧 5"], d6(2, 2))  # not known: any task
+    assert out[0]["ok"]
+    lw(party, ['/gm setting specialist_names {"開錠":["錠前を外す"]}'])
+    out = player(party, ["@ギン /act 錠前を外す 技巧 5"])  # now it is 開錠, ギン has no card
+    assert not out[0]["ok"] and "(開錠)" in out[0]["ja"]

@@ -34,6 +34,31 @@ DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
 }
 
 
+#: LW-SPECIAL-01: other names players type for each specialist action (the action's own name
+#: always counts). Matched whole after normalising width and case and dropping a trailing
+#: する (``偵察する``, ``ｶｷﾞｱｹ`` are not needed here). Booby traps (落とし穴, 鳴子) are 罠設置,
+#: as the seed says. Not here on purpose: the task table's own tasks 隠密行動 and 追跡
+#: (LW-ABIL-02), which anyone may attempt.
+DEFAULT_SPECIALIST_NAMES: dict[str, list[str]] = {
+    "罠設置": [
+        "罠", "わな", "トラップ", "罠を仕掛ける", "罠仕掛け", "罠作り", "落とし穴", "鳴子",
+        "ブービートラップ", "trap", "set trap",
+    ],
+    "開錠": [
+        "解錠", "鍵開け", "鍵を開ける", "ピッキング", "錠前破り", "unlock", "lockpick",
+        "lockpicking",
+    ],
+    "偵察": ["斥候", "偵察行動", "recon", "reconnaissance"],
+    "潜入": ["潜入行動", "忍び込む", "忍び込み", "infiltrate", "infiltration"],
+    "足音を立てない歩行": [
+        "忍び足", "忍び歩き", "抜き足", "抜き足差し足", "足音を立てずに歩く", "無音歩行", "スニーク",
+        "sneak", "sneaking",
+    ],
+    "尾行": ["後をつける", "あとをつける", "後をつけ", "tail", "tailing"],
+    "読心": ["読心術", "心を読む", "読心能力", "マインドリーディング", "mind reading"],
+}  # fmt: skip
+
+
 #: LW-SPECIAL-01: the ability a specialist action's check uses (the seed does not say).
 DEFAULT_SPECIALIST_ABILITIES: dict[str, Literal["体力", "技巧", "理知"]] = {
     "罠設置": "技巧",
@@ -170,6 +195,12 @@ class LittleWorldSettings(BaseModel):
     specialist_cards: dict[str, list[str]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_CARDS.items()},
         description="LW-SPECIAL-01: specialist action → skill cards that allow it.",
+    )
+    specialist_names: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_NAMES.items()},
+        description="LW-SPECIAL-01: specialist action → other names players type for it "
+        "(synonyms, 鍵開け for 開錠, 忍び足 for 足音を立てない歩行, 落とし穴 for 罠設置); "
+        "matched whole, full-/half-width and case folded, a trailing する dropped.",
     )
     herb_cards: tuple[str, ...] = Field(
         default=("スカウト", "錬金術師", "農民"),

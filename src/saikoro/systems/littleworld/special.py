@@ -7,6 +7,7 @@ the permission then says so, for the log.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -28,6 +29,7 @@ __all__ = [
     "is_kanazuchi",
     "is_machine_onchi",
     "language",
+    "normalise_action",
     "riding",
     "specialist_action",
     "specialist_key",
@@ -69,12 +71,28 @@ def _gate(
     return Permission(False, None, reason, rules)
 
 
-_TRAPS = {"落とし穴": "罠設置", "鳴子": "罠設置", "ブービートラップ": "罠設置"}
+_VERB_ENDINGS = ("をします", "をする", "します", "する")
 
 
-def specialist_key(action: str) -> str:
-    """The specialist action an action is (booby traps such as 落とし穴 are 罠設置)."""
-    return _TRAPS.get(action, action)
+def normalise_action(text: str) -> str:
+    """An action's name as typed, comparable: full-/half-width and case folded (NFKC),
+    spaces dropped, a trailing する (をする, します) dropped: ``偵察する`` → ``偵察``."""
+    key = "".join(unicodedata.normalize("NFKC", text).casefold().split())
+    for ending in _VERB_ENDINGS:
+        if key.endswith(ending) and len(key) > len(ending):
+            return key.removesuffix(ending)
+    return key
+
+
+def specialist_key(action: str, settings: LittleWorldSettings = DEFAULT_SETTINGS) -> str:
+    """The specialist action ``action`` names (``忍び足`` → ``足音を立てない歩行``, ``落とし穴``
+    → ``罠設置``: setting ``specialist_names``), or ``action`` itself when it names none."""
+    typed = normalise_action(action)
+    for key in settings.specialist_cards:
+        names = (key, *settings.specialist_names.get(key, ()))
+        if any(normalise_action(name) == typed for name in names):
+            return key
+    return action
 
 
 def specialist_action(
@@ -85,18 +103,20 @@ def specialist_action(
     settings: LittleWorldSettings = DEFAULT_SETTINGS,
 ) -> Permission:
     """LW-SPECIAL-01: 罠設置 (incl. 落とし穴, 鳴子), 開錠, 偵察, 潜入, 足音を立てない歩行, 尾行,
-    読心 need their skill card; without it the action is refused, no roll (GM may override).
-    Other actions are not specialist and are allowed."""
-    key = specialist_key(action)
+    読心 need their skill card, under whatever name they are typed (``specialist_names``);
+    without it the action is refused, no roll (GM may override). Other actions are not
+    specialist and are allowed."""
+    key = specialist_key(action, settings)
     cards = settings.specialist_cards.get(key)
     rules = ("LW-SPECIAL-01",)
     if cards is None:
         return Permission(True, None, None, ())
-    held = set(skill_cards)
-    ok = any(c in held for c in cards)
+    held = {normalise_action(c) for c in skill_cards}
+    ok = any(normalise_action(c) in held for c in cards)
+    also = "" if key == action else f" ({key})"
     reason = Message(
-        f"「{action}」にはスキルカード「{'」か「'.join(cards)}」が必要です",
-        f"'{action}' needs the skill card {' or '.join(cards)}",
+        f"「{action}」{also}にはスキルカード「{'」か「'.join(cards)}」が必要です",
+        f"'{action}'{also} needs the skill card {' or '.join(cards)}",
     )
     return _gate(ok, reason, rules, gm_override)
 

@@ -78,8 +78,10 @@ class SpecialSituations:
         self.gm_verbs = {"scenario": self.gm_scenario}
         self.verb_help = {
             "act 行動 [体力|技巧|理知] [目標]": Message(
-                "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心はスキルカードが必要 LW-SPECIAL-01)",
-                "a task check (specialist actions need their skill card)",
+                "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心は、"
+                "鍵開け・忍び足などの別名でもスキルカードが必要 LW-SPECIAL-01)",
+                "a task check (specialist actions, under any of their names, need their "
+                "skill card)",
             ),
             "ride [動物] 目標 · /ride off": Message(
                 "騎乗: 【技巧】判定、騎乗中は攻撃できない (LW-SPECIAL-02)",
@@ -203,9 +205,8 @@ class SpecialSituations:
         self._gate(emit, name, gate)
         rules = gate.rules
         if ability is None:
-            ability = self.tracker.cfg(emit).specialist_abilities.get(
-                special.specialist_key(action)
-            )
+            cfg = self.tracker.cfg(emit)
+            ability = cfg.specialist_abilities.get(special.specialist_key(action, cfg))
         if ability is None:
             task = find_task(action)
             if task is None:
