@@ -120,3 +120,39 @@ def test_a_card_holder_acts_under_another_name_and_the_gm_extends_the_names(part
     lw(party, ['/gm setting specialist_names {"開錠":["錠前を外す"]}'])
     out = player(party, ["@ギン /act 錠前を外す 技巧 5"])  # now it is 開錠, ギン has no card
     assert not out[0]["ok"] and "(開錠)" in out[0]["ja"]
+
+
+# -- 3: licence vehicles are a setting, matched as names, not substrings ----------------------
+
+
+@pytest.mark.rule("LW-SPECIAL-03", via="table")
+def test_licence_vehicles_are_refused_by_name_and_the_gm_can_change_the_lists(
+    party: str,
+) -> None:
+    licence = ["ジェット機", "戦闘機", "セスナ", "ヘリ", "戦闘ヘリ", "ロケット", "気球", "熱気球"]
+    licence += ["戦車", "潜水艦", "ヨット", "大型ボート", "ｾｽﾅ", "Helicopter"]
+    before = snapshot(party)
+    out = player(party, [f"@ギン /drive {kind} 5" for kind in licence])
+    assert [o["ok"] for o in out] == [False] * len(licence)
+    assert all("免許" in o["ja"] and "licence" in o["en"] for o in out), out
+    out = player(party, ["@ギン /drive 風船 5", "@ギン /drive 馬車 5"])  # neither: the GM's
+    assert [o["ok"] for o in out] == [False, False]
+    assert all("GMが判断" in o["ja"] and "免許が必要" not in o["ja"] for o in out), out
+    assert snapshot(party) == before  # refused: no roll, nothing logged
+    out = player(
+        party, ["@ギン /drive スポーツカー 10", "@ギン /drive オートバイ 10"], d6(4, 4, 1, 1)
+    )
+    assert (
+        "スポーツカーの運転 (技巧, 目標値10を上回る) ＞ (LW3>=11) ＞ 8[4,4]+3 ＞ 11 ＞ 成功"
+        in (out[0]["text"])
+    )
+    assert "ファンブル" in out[1]["text"]
+    out = lw(party, ["@ギン /drive 風船 5"], d6(3, 3))  # the GM's line: a ruling and the check
+    assert "GM裁定" in out[0]["text"] and "(LW3>=6)" in out[0]["text"]
+    lw(party, ['/gm setting check_vehicles ["車","バイク","風船"]'])
+    out = player(party, ["@ギン /drive 風船 5", "@ギン /drive トラック 5"], d6(3, 3))
+    assert out[0]["ok"] and "(LW3>=6)" in out[0]["text"]
+    assert not out[1]["ok"] and "GMが判断" in out[1]["ja"]  # no longer in the list
+    lw(party, ['/gm setting licence_vehicles ["船"]'])
+    out = player(party, ["@ギン /drive 漁船 5"])  # 船 matches only whole: now the GM's call
+    assert not out[0]["ok"] and "GMが判断" in out[0]["ja"]

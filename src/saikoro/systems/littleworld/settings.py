@@ -59,6 +59,35 @@ DEFAULT_SPECIALIST_NAMES: dict[str, list[str]] = {
 }  # fmt: skip
 
 
+#: LW-SPECIAL-03: vehicles that need a special licence (「船や飛行機など」): refused. A name
+#: matches an entry when it is the entry, or ends with an entry of two or more characters
+#: (大型ボート, 戦闘ヘリ, 熱気球); one-character entries (船, 艦) match only whole, so 風船
+#: (a toy balloon) is not a ship.
+DEFAULT_LICENCE_VEHICLES: tuple[str, ...] = (
+    # ships and boats
+    "船", "艦", "船舶", "艦船", "漁船", "帆船", "客船", "貨物船", "商船", "汽船", "蒸気船",
+    "戦艦", "軍艦", "潜水艦", "潜水艇", "ボート", "ヨット", "クルーザー", "フェリー",
+    "水上バイク", "ジェットスキー",
+    # aircraft and spacecraft
+    "飛行機", "航空機", "旅客機", "輸送機", "戦闘機", "爆撃機", "ジェット機", "ジェット",
+    "水上機", "複葉機", "プロペラ機", "セスナ", "グライダー", "ヘリ", "ヘリコプター",
+    "気球", "飛行船", "ロケット", "スペースシャトル", "宇宙船", "UFO",
+    # other vehicles a licence of their own is needed for
+    "戦車", "装甲車", "電車", "列車", "機関車", "汽車", "新幹線", "重機", "ブルドーザー",
+    "ship", "boat", "yacht", "submarine", "plane", "airplane", "aeroplane", "aircraft",
+    "jet", "helicopter", "balloon", "airship", "rocket", "spaceship", "tank", "train",
+)  # fmt: skip
+
+#: LW-SPECIAL-03: cars and bikes, driven with a 技巧 check that must exceed the target
+#: (matched as the licence vehicles). Anything in neither list is the GM's call.
+DEFAULT_CHECK_VEHICLES: tuple[str, ...] = (
+    "車", "自動車", "乗用車", "軽トラ", "トラック", "バン", "ワゴン", "ジープ", "タクシー",
+    "カー", "バイク", "オートバイ", "原付", "スクーター", "自転車",
+    "car", "bike", "motorbike", "motorcycle", "scooter", "truck", "van", "jeep", "taxi",
+    "bicycle",
+)  # fmt: skip
+
+
 #: LW-SPECIAL-01: the ability a specialist action's check uses (the seed does not say).
 DEFAULT_SPECIALIST_ABILITIES: dict[str, Literal["体力", "技巧", "理知"]] = {
     "罠設置": "技巧",
@@ -217,6 +246,17 @@ class LittleWorldSettings(BaseModel):
     )
     breath_seconds_per_body: int = Field(
         default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+    )
+    licence_vehicles: tuple[str, ...] = Field(
+        default=DEFAULT_LICENCE_VEHICLES,
+        description="LW-SPECIAL-03: vehicles that need a special licence (ships, boats, "
+        "aircraft, …): PCs cannot operate them. A name matches an entry it equals or ends "
+        "with (entries of two or more characters: 大型ボート, 戦闘ヘリ).",
+    )
+    check_vehicles: tuple[str, ...] = Field(
+        default=DEFAULT_CHECK_VEHICLES,
+        description="LW-SPECIAL-03: cars and bikes, driven with a 技巧 check (matched as "
+        "licence_vehicles); any other vehicle is the GM's call.",
     )
     vehicle_must_exceed: bool = Field(
         default=True,

@@ -143,24 +143,25 @@ def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = 
     return Permission(True, "技巧", None, rules)
 
 
-_LICENCE_VEHICLES = (
-    "船",
-    "ボート",
-    "ヨット",
-    "飛行機",
-    "航空機",
-    "飛行船",
-    "ヘリコプター",
-    "潜水艦",
-    "宇宙船",
-)
+def _names_vehicle(kind: str, entries: Iterable[str]) -> bool:
+    """``kind`` is one of ``entries``, or ends with one of two or more characters
+    (大型ボート is a ボート, 戦闘ヘリ a ヘリ; 風船 is not a 船)."""
+    typed = normalise_action(kind)
+    for entry in entries:
+        key = normalise_action(entry)
+        if typed == key or (len(key) >= 2 and typed.endswith(key)):
+            return True
+    return False
 
 
-def vehicle(kind: str, *, gm_override: bool = False) -> Permission:
-    """LW-SPECIAL-03: no ships, planes or other licence-only vehicles; cars and bikes need a
-    技巧 check (LW-ABIL-02 車やバイクの運転)."""
+def vehicle(
+    kind: str, *, gm_override: bool = False, settings: LittleWorldSettings = DEFAULT_SETTINGS
+) -> Permission:
+    """LW-SPECIAL-03: no ships, planes or other licence-only vehicles (``licence_vehicles``);
+    cars and bikes (``check_vehicles``) need a 技巧 check (LW-ABIL-02 車やバイクの運転); any
+    other vehicle is the GM's call (allowed only with ``gm_override``, with the same check)."""
     rules = ("LW-SPECIAL-03",)
-    if any(v in kind for v in _LICENCE_VEHICLES):
+    if _names_vehicle(kind, settings.licence_vehicles):
         return _gate(
             False,
             Message(
@@ -170,7 +171,19 @@ def vehicle(kind: str, *, gm_override: bool = False) -> Permission:
             rules,
             gm_override,
         )
-    return Permission(True, "技巧", None, rules)
+    if _names_vehicle(kind, settings.check_vehicles):
+        return Permission(True, "技巧", None, rules)
+    return _gate(
+        False,
+        Message(
+            f"{kind}は車・バイクでも免許の要る乗り物でもありません: 操作できるかはGMが判断します",
+            f"a {kind} is neither a car or bike nor a licence vehicle: the GM decides "
+            "whether it can be driven",
+        ),
+        rules,
+        gm_override,
+        check="技巧",
+    )
 
 
 def is_kanazuchi(body: int, opted_in: bool = False) -> bool:

@@ -259,9 +259,10 @@ class SpecialSituations:
         rest, target = self._split_target(args)
         if target is None or len(rest) != 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
-        gate = special.vehicle(rest[0], gm_override=emit.gm)
+        cfg = self.tracker.cfg(emit)
+        gate = special.vehicle(rest[0], gm_override=emit.gm, settings=cfg)
         self._gate(emit, name, gate)
-        exceed = self.tracker.cfg(emit).vehicle_must_exceed
+        exceed = cfg.vehicle_must_exceed
         what = Message(f"{rest[0]}の運転", f"driving the {rest[0]}")
         self._check(emit, name, what, "技巧", target, gate.rules, exceed=exceed)
 
