@@ -156,3 +156,26 @@ def test_licence_vehicles_are_refused_by_name_and_the_gm_can_change_the_lists(
     lw(party, ['/gm setting licence_vehicles ["船"]'])
     out = player(party, ["@ギン /drive 漁船 5"])  # 船 matches only whole: now the GM's call
     assert not out[0]["ok"] and "GMが判断" in out[0]["ja"]
+
+
+# -- 4: 価値観 and 禁忌値 are the GM's to change ---------------------------------------------------
+
+
+@pytest.mark.rule("LW-ABIL-05", "LW-KEEPER-02", via="table")
+def test_players_cannot_set_values_or_taboo(party: str) -> None:
+    out = player(party, ["@リリィ /reward money 3000"])  # 100 %: more than she has
+    assert not out[0]["ok"]
+    before = snapshot(party)
+    lines = ["@リリィ :禁忌値=0", "@リリィ :価値観=99", "@リリィ :価値観+1", "@ギン :禁忌値-5"]
+    out = player(party, lines)
+    assert [o["ok"] for o in out] == [False] * len(lines)
+    assert all(o["reason"] == "forbidden" for o in out), out
+    assert "PCが自由に決められない特別な能力値" in out[0]["ja"] and "GMだけ" in out[0]["ja"]
+    assert "LW-ABIL-05" in out[0]["ja"] and "only the GM" in out[1]["en"]
+    assert snapshot(party) == before
+    out = player(party, ["@リリィ /reward exp 5"])  # the rules still spend 価値観
+    assert out[0]["ok"] and "価値観 99 → 79" in out[0]["text"]
+    out = lw(party, ["@リリィ :価値観=50", "/gm set リリィ 禁忌値 20", "@ギン :禁忌値+3"])
+    assert all(o["ok"] for o in out), out  # the GM may
+    lily, gin = state(party)["リリィ"]["statuses"], state(party)["ギン"]["statuses"]
+    assert (lily["価値観"], lily["禁忌値"], gin["禁忌値"]) == (50, 20, 3)

@@ -33,6 +33,7 @@ from saikoro.systems.littleworld.settings import (
 from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
+from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker
 
@@ -44,6 +45,8 @@ POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION_RULE = "LW-COND-05"
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
+#: LW-ABIL-05: the special values PCs cannot set freely (only the GM edits them), in English.
+GM_ONLY_VALUES = {"価値観": "values", "禁忌値": "taboo"}
 #: Why back-liners moved up by the collapse go back (LW-COMBAT-16), in Japanese.
 REASONS_JA = {
     "combat over": "戦闘終了",
@@ -210,7 +213,16 @@ class LittleWorldTracker(Tracker):
     ) -> int:
         """LW-HP-02: HP ≤ 0 does not recover (only a GM ruling, logged as one, may change it);
         LW-ABIL-05: 価値観 stays within 1–99 %, 禁忌値 within 0–100 (an edit above 100 stops
-        at 100, the event is raised); LW-ABIL-07: money (cr) is never negative."""
+        at 100, the event is raised), and both are the GM's to change (「PCが自由に決められない
+        特別な能力値」: a player's edit is refused; /reward spends 価値観 by the rules);
+        LW-ABIL-07: money (cr) is never negative."""
+        if key in GM_ONLY_VALUES and not emit.gm:
+            raise forbidden(
+                f"{key}はPCが自由に決められない特別な能力値です: 変更できるのはGMだけです "
+                "(価値観は /reward で消費; LW-ABIL-05)",
+                f"{key} ({GM_ONLY_VALUES[key]}) is a special value PCs cannot set freely: only "
+                "the GM changes it (/reward spends 価値観 by the rules; LW-ABIL-05)",
+            )
         if key == "hp" and current <= 0 and value > current:
             if not emit.gm:
                 raise fail(
