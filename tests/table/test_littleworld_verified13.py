@@ -179,3 +179,30 @@ def test_players_cannot_set_values_or_taboo(party: str) -> None:
     assert all(o["ok"] for o in out), out  # the GM may
     lily, gin = state(party)["リリィ"]["statuses"], state(party)["ギン"]["statuses"]
     assert (lily["価値観"], lily["禁忌値"], gin["禁忌値"]) == (50, 20, 3)
+
+
+# -- 5: no riding while swimming (and no swimming while mounted) ---------------------------------
+
+
+@pytest.mark.rule("LW-SPECIAL-02", "LW-SPECIAL-05", via="table")
+def test_a_swimmer_cannot_mount_and_a_rider_cannot_swim(party: str) -> None:
+    player(party, ["@ギン /swim"])
+    before = snapshot(party)
+    out = player(party, ["@ギン /ride 馬 8", "@ギン /ride 8"])  # no dice: no roll either
+    assert [o["ok"] for o in out] == [False, False]
+    assert "水泳中・水中では騎乗できません" in out[0]["ja"] and "/swim off" in out[0]["en"]
+    assert snapshot(party) == before
+    out = player(party, ["@ギン /swim off", "@ギン /ride 馬 8"], d6(3, 3))
+    assert "ギン は馬に乗った" in out[1]["text"]
+    out = player(party, ["@ギン /swim"])
+    assert not out[0]["ok"] and "騎乗したままでは泳げません" in out[0]["ja"]
+    assert state(party)["ギン"]["mounted"] == "馬" and not state(party)["ギン"]["swimming"]
+    # the GM may rule otherwise: then one state ends where the other begins
+    out = lw(party, ["@ギン /swim"])
+    assert "GM裁定" in out[0]["text"] and "ギン は降りた" in out[0]["text"]
+    gin = state(party)["ギン"]
+    assert gin["swimming"] and not gin["mounted"]
+    out = lw(party, ["@ギン /ride 馬 5"], d6(3, 3))
+    assert "GM裁定" in out[0]["text"] and "ギン は水から上がった" in out[0]["text"]
+    gin = state(party)["ギン"]
+    assert gin["mounted"] == "馬" and not gin["swimming"]

@@ -121,10 +121,28 @@ def specialist_action(
     return _gate(ok, reason, rules, gm_override)
 
 
-def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = False) -> Permission:
+def riding(
+    animal: str = "馬",
+    *,
+    in_combat: bool = False,
+    swimming: bool = False,
+    gm_override: bool = False,
+) -> Permission:
     """LW-SPECIAL-02: riding a horse needs a 技巧 check and no fighting while mounted; other
-    animals are the GM's call (allowed only with ``gm_override``)."""
+    animals are the GM's call (allowed only with ``gm_override``). Nobody mounts while
+    swimming or under water (LW-SPECIAL-05: leave the water first)."""
     rules = ("LW-SPECIAL-02",)
+    if swimming:
+        return _gate(
+            False,
+            Message(
+                "水泳中・水中では騎乗できません (/swim off で水から上がってから)",
+                "no riding while swimming or under water (leave the water first: /swim off)",
+            ),
+            ("LW-SPECIAL-02", "LW-SPECIAL-05"),
+            gm_override,
+            check="技巧",
+        )
     if in_combat:
         return _gate(
             False,
@@ -201,11 +219,23 @@ def swimming(
     *,
     kanazuchi_opt_in: bool = False,
     fighting: bool = False,
+    mounted: bool = False,
     gm_override: bool = False,
     settings: LittleWorldSettings = DEFAULT_SETTINGS,
 ) -> Permission:
     """LW-SPECIAL-04/05: a カナヅチ cannot swim; no combat while swimming or under water
-    (unless the world waives the water penalty)."""
+    (unless the world waives the water penalty); a mounted character dismounts first
+    (LW-SPECIAL-02: riding and swimming do not go together)."""
+    if mounted:
+        return _gate(
+            False,
+            Message(
+                "騎乗したままでは泳げません (/ride off で降りてから)",
+                "no swimming while mounted (dismount first: /ride off)",
+            ),
+            ("LW-SPECIAL-02", "LW-SPECIAL-04"),
+            gm_override,
+        )
     if is_kanazuchi(body, kanazuchi_opt_in):
         return _gate(
             False,

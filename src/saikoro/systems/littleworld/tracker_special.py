@@ -224,23 +224,25 @@ class SpecialSituations:
         if args in (["off"], ["降りる"]):
             if not emit.character(name).fields.get("mounted"):
                 raise fail(f"{name} は騎乗していません", f"{name} is not mounted")
-            emit.set_field(
-                name,
-                "mounted",
-                "",
-                rules=("LW-SPECIAL-02",),
-                text=Message(f"{name} は降りた", f"{name} dismounts"),
-            )
+            self._dismount(emit, name)
             return
         usage = Message("/ride [動物] 目標 · /ride off", "/ride [ANIMAL] TARGET or /ride off")
         rest, target = self._split_target(args)
         if target is None or len(rest) > 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
         animal = rest[0] if rest else "馬"
-        gate = special.riding(animal, in_combat=emit.state.combat is not None, gm_override=emit.gm)
+        swimming = bool(emit.character(name).fields.get("swimming"))
+        gate = special.riding(
+            animal,
+            in_combat=emit.state.combat is not None,
+            swimming=swimming,
+            gm_override=emit.gm,
+        )
         self._gate(emit, name, gate)
         what = Message(f"騎乗 ({animal})", f"riding ({animal})")
         if self._check(emit, name, what, "技巧", target, gate.rules):
+            if swimming:  # a GM's ruling: out of the water onto the animal
+                self._leave_water(emit, name)
             emit.set_field(
                 name,
                 "mounted",
@@ -251,6 +253,24 @@ class SpecialSituations:
                     f"{name} rides the {animal} (no combat while mounted)",
                 ),
             )
+
+    def _dismount(self, emit: Emit, name: str) -> None:
+        emit.set_field(
+            name,
+            "mounted",
+            "",
+            rules=("LW-SPECIAL-02",),
+            text=Message(f"{name} は降りた", f"{name} dismounts"),
+        )
+
+    def _leave_water(self, emit: Emit, name: str) -> None:
+        emit.set_field(
+            name,
+            "swimming",
+            False,
+            rules=("LW-SPECIAL-05",),
+            text=Message(f"{name} は水から上がった", f"{name} leaves the water"),
+        )
 
     # -- LW-SPECIAL-03 ---------------------------------------------------------
     def drive(self, emit: Emit, name: str, args: list[str]) -> None:
@@ -271,13 +291,7 @@ class SpecialSituations:
         """Go into the water (a カナヅチ cannot), show the breath limit, or leave it."""
         if args in (["off"], ["上がる"]):
             emit.character(name)
-            emit.set_field(
-                name,
-                "swimming",
-                False,
-                rules=("LW-SPECIAL-05",),
-                text=Message(f"{name} は水から上がった", f"{name} leaves the water"),
-            )
+            self._leave_water(emit, name)
             return
         usage = Message("/swim [目標] · /swim off", "/swim [TARGET] or /swim off")
         rest, target = self._split_target(args)
@@ -287,10 +301,17 @@ class SpecialSituations:
         sheet = self._sheet(character)
         cfg = self.tracker.cfg(emit)
         body = self.tracker.real_ability(character, "体力")
+        mounted = character.fields.get("mounted")
         gate = special.swimming(
-            body, kanazuchi_opt_in=sheet.kanazuchi_opt_in, gm_override=emit.gm, settings=cfg
+            body,
+            kanazuchi_opt_in=sheet.kanazuchi_opt_in,
+            mounted=bool(mounted),
+            gm_override=emit.gm,
+            settings=cfg,
         )
         self._gate(emit, name, gate)
+        if mounted:  # a GM's ruling: off the animal into the water
+            self._dismount(emit, name)
         limit = special.breath_limit_seconds(self.tracker.ability(character, "体力"), cfg)
         emit.set_field(
             name,
