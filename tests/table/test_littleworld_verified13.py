@@ -8,6 +8,7 @@ swimming (LW-SPECIAL-02/05) and English output without Japanese prose (LW-TABLE-
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -194,8 +195,9 @@ def test_a_swimmer_cannot_mount_and_a_rider_cannot_swim(party: str) -> None:
     assert snapshot(party) == before
     out = player(party, ["@ギン /swim off", "@ギン /ride 馬 8"], d6(3, 3))
     assert "ギン は馬に乗った" in out[1]["text"]
-    out = player(party, ["@ギン /swim"])
+    out = player(party, ["@ギン /swim", "@ギン /swim off"])
     assert not out[0]["ok"] and "騎乗したままでは泳げません" in out[0]["ja"]
+    assert not out[1]["ok"] and "水中にいません" in out[1]["ja"]  # not in the water
     assert state(party)["ギン"]["mounted"] == "馬" and not state(party)["ギン"]["swimming"]
     # the GM may rule otherwise: then one state ends where the other begins
     out = lw(party, ["@ギン /swim"])
@@ -206,3 +208,84 @@ def test_a_swimmer_cannot_mount_and_a_rider_cannot_swim(party: str) -> None:
     assert "GM裁定" in out[0]["text"] and "ギン は水から上がった" in out[0]["text"]
     gin = state(party)["ギン"]
     assert gin["mounted"] == "馬" and not gin["swimming"]
+
+
+# -- 6: English output is English ----------------------------------------------------------------
+
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]+")
+#: Japanese a player types in these lines, which the English text may name (ability labels,
+#: the means of /cure, card names on the sheet, /attack's 不意打ち, rows).
+TYPED = {"体力", "技巧", "理知", "不意打ち", "前衛", "後衛", "スカウト", "錬金術師", "農民"}
+TYPED |= {"治癒魔法", "中和剤", "解毒草", "病院", "教会", "薬草"}
+
+
+def japanese_left(text: str, line: str) -> list[str]:
+    """The Japanese words of an English text that are neither a character's name nor a word
+    of the typed line."""
+    allowed = {"ギン", "ミミ", "リリィ", "ゴブリン", *TYPED}
+    allowed |= set(CJK.findall(line))
+    return [w for w in CJK.findall(text) if w not in allowed]
+
+
+@pytest.mark.rule("LW-TABLE-04", via="table")
+def test_english_output_has_no_japanese_prose(party: str) -> None:
+    lw(party, [f"/char add {SHEETS / 'goblin.json'}"])
+    lines = [
+        "/gm rest 2",
+        "/cond add ギン 毒 2",
+        "/cond add ギン 混乱",
+        "/cond add ゴブリン 麻痺",
+        "/gm time 30",
+        "@ミミ /cure ギン 病院",
+        "@リリィ /cure ギン 治癒魔法",
+        "@ミミ /act 開錠 10",
+        "@ギン /ride 10",
+        "@ギン /ride off",
+        "@ギン /swim 5",
+        "@ギン /swim off",
+        "@ギン /drive 車 10",
+        "@ミミ /herb 野山 解毒草",
+        "/gm scenario end",
+        "@リリィ /reward exp 2",
+        "@リリィ :禁忌値+100",
+        "/gm row ギン 後衛",
+        "/gm row ミミ back",
+        "/combat start",
+        "/gm lock",
+        "/next",
+        "/combat end",
+    ]
+    out = lw(party, lines, d6(*[3, 4, 5] * 12), lang="en")
+    assert all(o["ok"] for o in out), [o for o in out if not o["ok"]]
+    shown = {o["line"]: o["text"] for o in out}
+    assert "ギン: back row" in shown["/gm row ギン 後衛"]
+    assert "order manipulation: the order is locked" in shown["/gm lock"]
+    assert "ギン: a hospital cures confusion" in shown["@ミミ /cure ギン 病院"]
+    assert "ミミ: 開錠 (Skill)" in shown["@ミミ /act 開錠 10"]
+    assert "ギン rides the horse" in shown["@ギン /ride 10"]
+    assert "costs 8% of Values (99 → 91)" in shown["@リリィ /reward exp 2"]
+    assert "リリィ's Taboo reached 100" in shown["@リリィ :禁忌値+100"]
+    left = {o["line"]: japanese_left(o["text"], o["line"]) for o in out}
+    assert {line: words for line, words in left.items() if words} == {}
+    refused = lw(
+        party,
+        [
+            "@ミミ /swim",  # カナヅチ: the GM's line is a ruling, its reason in English
+            "@ギン /device スマホ",  # 機械オンチ
+            "@リリィ :価値観=100",
+            "@ギン /herb 野山 毒草",
+        ],
+        lang="en",
+    )
+    assert "a non-swimmer cannot swim" in refused[0]["text"]
+    assert "hopeless with machines" in refused[1]["text"]
+    assert refused[2]["en"] == "Values (価値観) are 1 to 99 % (not 100)"
+    for o in refused:
+        assert japanese_left(o.get("text") or o["en"], o["line"]) == [], o
+    # /help: the descriptions of LittleWorld's lines name game terms in English
+    help_text = lw(party, ["/help"], lang="en")[0]["text"]
+    for gone in ("(行動順操作)", "体力+6", "カナヅチ", "治癒魔法 all conditions", "価値観"):
+        assert gone not in help_text
+    for row in help_text.splitlines():
+        description = row.split("  ", 1)[1]
+        assert japanese_left(description, "") == [], row

@@ -239,7 +239,7 @@ def swimming(
     if is_kanazuchi(body, kanazuchi_opt_in):
         return _gate(
             False,
-            Message("カナヅチなので泳げません", "a カナヅチ cannot swim"),
+            Message("カナヅチなので泳げません", "a non-swimmer cannot swim"),
             ("LW-SPECIAL-04",),
             gm_override,
         )
@@ -265,7 +265,8 @@ def electronics(intellect: int, *, gm_override: bool = False) -> Permission:
     return _gate(
         not is_machine_onchi(intellect),
         Message(
-            "機械オンチなので電子機器を操作できません", "a 機械オンチ cannot operate electronics"
+            "機械オンチなので電子機器を操作できません",
+            "hopeless with machines (Intellect 1): cannot operate electronics",
         ),
         ("LW-SPECIAL-06",),
         gm_override,
@@ -339,7 +340,10 @@ def gather_herbs(
     薬草 or 解毒草; the field is used up for the scenario whatever the outcome."""
     if herb not in ("薬草", "解毒草"):
         raise SpecialError(
-            Message("野草採取で得られるのは薬草か解毒草です", "herbs are 薬草 or 解毒草")
+            Message(
+                "野草採取で得られるのは薬草か解毒草です",
+                "a herb is 薬草 (medicinal herb) or 解毒草 (antidote herb)",
+            )
         )
     goal = settings.herb_target if target is None else target
     success = critical or (not fumble and check_total >= goal)

@@ -25,6 +25,7 @@ from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_texts
+from saikoro.systems.littleworld.english import ROW_EN, VALUE_EN, english
 from saikoro.systems.littleworld.settings import (
     DEFAULT_SETTINGS,
     MAX_ELAPSED_MINUTES,
@@ -45,8 +46,8 @@ POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION_RULE = "LW-COND-05"
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
-#: LW-ABIL-05: the special values PCs cannot set freely (only the GM edits them), in English.
-GM_ONLY_VALUES = {"価値観": "values", "禁忌値": "taboo"}
+#: LW-ABIL-05: the special values PCs cannot set freely (only the GM edits them).
+GM_ONLY_VALUES = tuple(VALUE_EN)
 #: Why back-liners moved up by the collapse go back (LW-COMBAT-16), in Japanese.
 REASONS_JA = {
     "combat over": "戦闘終了",
@@ -103,16 +104,23 @@ class LittleWorldTracker(Tracker):
         self.verb_help = {
             "attack 目標 能力 [不意打ち]": Message(
                 "攻撃 (LW-COMBAT-05…12; 不意打ちは防御なし LW-COND-06)",
-                "attack with 体力/技巧/理知 (surprise: no defence)",
+                "attack with an ability (体力 Body, 技巧 Skill, 理知 Intellect); "
+                "不意打ち or surprise: no defence",
             ),
             "pass": Message(
                 "手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"
             ),
             "gm lock [名前…]": Message(
-                "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"
+                "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)",
+                "lock the turn order for the rest of the combat (order manipulation)",
             ),
-            "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
-            "gm rest [泊数]": Message("休息 (LW-HP-01)", "rest: 体力+6 HP per night"),
+            "gm row 名前 前衛|後衛": Message(
+                "隊列 (LW-COMBAT-16)", "set a character's row: 前衛/front or 後衛/back"
+            ),
+            "gm rest [泊数]": Message(
+                "休息: 1〜30泊、1泊ごとに 体力+6 回復 (LW-HP-01)",
+                "rest 1 to 30 nights: each heals Body + 6 HP",
+            ),
             "gm time 分 [rest|explore]": Message(
                 "時間経過: 毒・麻痺・睡眠 (LW-COND-02…04)", "time passes out of combat"
             ),
@@ -220,8 +228,8 @@ class LittleWorldTracker(Tracker):
             raise forbidden(
                 f"{key}はPCが自由に決められない特別な能力値です: 変更できるのはGMだけです "
                 "(価値観は /reward で消費; LW-ABIL-05)",
-                f"{key} ({GM_ONLY_VALUES[key]}) is a special value PCs cannot set freely: only "
-                "the GM changes it (/reward spends 価値観 by the rules; LW-ABIL-05)",
+                f"{VALUE_EN[key]} ({key}) is a special value PCs cannot set freely: only "
+                "the GM changes it (/reward spends Values by the rules; LW-ABIL-05)",
             )
         if key == "hp" and current <= 0 and value > current:
             if not emit.gm:
@@ -244,14 +252,14 @@ class LittleWorldTracker(Tracker):
         if key == "価値観" and not 1 <= value <= 99:
             raise fail(
                 f"価値観は1〜99%です ({value} は使えません)",
-                f"価値観 is 1 to 99 % (not {value})",
+                f"Values (価値観) are 1 to 99 % (not {value})",
                 "bad value",
             )
         if key == "禁忌値":
             if value < 0:
                 raise fail(
                     f"禁忌値は0以上です ({value} は使えません)",
-                    f"禁忌値 is at least 0 (not {value})",
+                    f"Taboo (禁忌値) is at least 0 (not {value})",
                     "bad value",
                 )
             value = min(value, TABOO_MAX)
@@ -355,7 +363,7 @@ class LittleWorldTracker(Tracker):
         if pick is not None:
             raise fail(
                 "帽子世界TRPGの手番順は【技巧】で決まります (/gm order で変更)",
-                "the order follows 技巧 (the GM may use /gm order)",
+                "the order follows Skill (the GM may use /gm order)",
             )
         return waiting[0] if waiting else None
 
@@ -417,7 +425,7 @@ class LittleWorldTracker(Tracker):
                 name,
                 label,
                 rules=(rule,),
-                text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"),
+                text=Message(f"{name}: {label} から回復", f"{name} recovers from {english(label)}"),
             )
         # A paralysed character's turn passes; the recovery turn is spent too (LW-COND-03).
         if PARALYSIS in change.recovered and not change.may_act:
@@ -520,7 +528,7 @@ class LittleWorldTracker(Tracker):
             rules=rules,
             text=Message(
                 f"{name} の攻撃 ({ability}) → {target_name}{SEP}",
-                f"{name} attacks ({ability}) → {target_name}{SEP}",
+                f"{name} attacks ({english(ability)}) → {target_name}{SEP}",
             )
             + shown,
         )
@@ -581,7 +589,7 @@ class LittleWorldTracker(Tracker):
                 rules=change.rules,
                 text=Message(
                     f"{name} の禁忌値が {new} に達した: 何か恐ろしいことが起こる (GMが判断)",
-                    f"{name}'s 禁忌値 reached {new}: something terrible happens (the GM decides)",
+                    f"{name}'s Taboo reached {new}: something terrible happens (the GM decides)",
                 ),
             )
 
@@ -655,7 +663,7 @@ class LittleWorldTracker(Tracker):
                     rules=("LW-COMBAT-16",),
                     text=Message(
                         f"{c.name} は{row}に戻る ({REASONS_JA.get(why, why)})",
-                        f"{c.name} goes back to the {row} ({why})",
+                        f"{c.name} goes back to the {english(row)} ({why})",
                     ),
                 )
 
@@ -683,7 +691,7 @@ class LittleWorldTracker(Tracker):
             rules=new.rules,
             text=Message(
                 f"行動順操作: 手番順を固定 ({' → '.join(new.order)})",
-                f"行動順操作: order locked ({' → '.join(new.order)})",
+                f"order manipulation: the order is locked ({' → '.join(new.order)})",
             ),
         )
 
@@ -697,7 +705,7 @@ class LittleWorldTracker(Tracker):
             "row",
             ROWS[args[1]],
             rules=("LW-COMBAT-16",),
-            text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
+            text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: {ROW_EN[ROWS[args[1]]]}"),
         )
 
     def end_combat(self, emit: Emit) -> None:
@@ -734,7 +742,8 @@ class LittleWorldTracker(Tracker):
                         rules=result.rules,
                         note=Message(
                             f"{c.name}: {label}で HP {c.hp} → {result.hp}",
-                            f"{c.name}: rest, HP {c.hp} → {result.hp}",
+                            f"{c.name}: {f'night {night}' if nights > 1 else 'rest'}, "
+                            f"HP {c.hp} → {result.hp}",
                         ),
                     )
                 elif c.down:
@@ -793,7 +802,14 @@ class LittleWorldTracker(Tracker):
                     ),
                 )
             for label in change.recovered:
-                emit.remove_condition(c.name, label, rules=change.rules)
+                emit.remove_condition(
+                    c.name,
+                    label,
+                    rules=change.rules,
+                    text=Message(
+                        f"{c.name}: {label} が解けた", f"{c.name}: {english(label)} ended"
+                    ),
+                )
         emit.add(
             ev.CLOCK_SET,
             {"minutes": clock + minutes},
