@@ -269,12 +269,19 @@ def test_view_state_says_who_reads_and_shows_values_to_owner_and_gm():
 
 @settings(max_examples=200, deadline=None)
 @given(
-    roller=st.sampled_from(["アリス", "ボブ", "ゴブリン", ""]),
-    reader=st.sampled_from([GM, ALICE, BOB, WATCHER, Actor.player()]),
+    roller=st.sampled_from(["アリス", "ボブ", "ゴブリン", "", "ｱﾘｽ", "ALICE", "Alice"]),
+    reader=st.sampled_from(
+        [GM, ALICE, BOB, WATCHER, Actor.player(), Actor.player("Alice"), Actor.player("ALICE")]
+    ),
     revealed=st.booleans(),
+    by_gm=st.booleans(),
     value=st.integers(2, 12),
 )
-def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(roller, reader, revealed, value):
+def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(
+    roller, reader, revealed, by_gm, value
+):
+    """Names must match exactly (``ALICE`` is not ``Alice``'s), and a roll the GM typed —
+    also as a player's character — is the GM's."""
     secret = Event(
         "roll",
         {"command": "S2D6", "result": {"text": f"(2D6) ＞ {value}", "value": value}},
@@ -282,9 +289,11 @@ def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(roller, reader, 
         command_id="c1",
         text=Message(f"{roller}: (2D6) ＞ {value}", f"{roller}: (2D6) ＞ {value}"),
         secret=True,
+        by_gm=by_gm,
     )
     seen = view_event(secret, reader, {"c1"} if revealed else set())
-    entitled = revealed or reader.is_gm or (reader.role == "player" and reader.owns(roller))
+    own = reader.role == "player" and bool(roller) and roller in reader.characters
+    entitled = revealed or reader.is_gm or (own and not by_gm)
     assert (seen == secret) is entitled
     if not entitled:
         assert seen.data == {} and not seen.dice and seen.secret
