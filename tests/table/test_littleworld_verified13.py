@@ -289,3 +289,24 @@ def test_english_output_has_no_japanese_prose(party: str) -> None:
     for row in help_text.splitlines():
         description = row.split("  ", 1)[1]
         assert japanese_left(description, "") == [], row
+
+
+@pytest.mark.rule("LW-HP-01", via="table")
+def test_a_night_stored_longer_than_the_bound_plays_by_default_and_can_be_reset(
+    tmp_path: Path,
+) -> None:
+    from saikoro.store.sql import open_store
+    from saikoro.table import events as ev
+
+    db = str(tmp_path / "t.db")
+    lw(db, [f"/char add {SHEETS / 'bob.json'}", "/cond add ボブ 毒 1"])
+    store = open_store(db)  # a change stored by a version without the bound
+    room = store.get_room("r")
+    assert room is not None
+    store.append(
+        room, room.version, [ev.Event(ev.SETTING_SET, {"key": "night_minutes", "value": 10**6})]
+    )
+    out = lw(db, ["/gm rest", "1D6", "/gm setting night_minutes default", "1D6"], d6(4, 4))
+    assert out[0]["ok"] and "480分経過" in out[0]["text"]  # the default night, no hang
+    assert not out[1]["ok"] and "night_minutes" in out[1]["ja"]  # dice name the bad setting
+    assert out[2]["ok"] and out[3]["ok"]  # the GM resets it: the room plays again

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.systems.littleworld import conditions as lwc
@@ -142,6 +144,19 @@ class LittleWorldTracker(Tracker):
         self.off_turn_verbs |= set(self.special.verbs)
         self.gm_verbs.update(self.special.gm_verbs)
         self.verb_help.update(self.special.verb_help)
+
+    def cfg(self, emit: Emit) -> Any:
+        """The room's settings. A change stored before a bound existed (``night_minutes``
+        above 1440 from an older version) no longer validates: that setting plays by its
+        default, so the room stays playable and ``/gm setting KEY default`` can clear it
+        (typed dice lines name the bad setting until then)."""
+        try:
+            return super().cfg(emit)
+        except ValidationError as error:
+            bad = {str(problem["loc"][0]) for problem in error.errors() if problem["loc"]}
+            stored = emit.state.fields.get("settings") or {}
+            kept = {key: value for key, value in stored.items() if key not in bad}
+            return self.settings_class().model_validate(kept)
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
