@@ -300,3 +300,21 @@ def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(
         assert seen.text is not None and f"＞ {value}" not in seen.text.ja + seen.text.en
     plain = Event("chat", {"text": "やあ"}, actor=roller, command_id="c2", text=Message("a", "a"))
     assert view_event(plain, reader, set()) == plain  # only secrets are ever hidden
+
+
+def test_undo_mine_takes_back_only_the_callers_own_line() -> None:
+    """The page's undo button sends `/undo mine`: the GM's click never takes back a player's
+    line (typed `/undo` still does, as a ruling); a player's `/undo` is always `mine`."""
+    t = table()
+    t.run("@ゴブリン :HP-2", GM)
+    t.run(":HP-1", ALICE, speaker="アリス")
+    refused = t.refused("/undo mine", GM)
+    assert refused.reason == "forbidden" and "アリス" in refused.message.ja
+    assert t.refused("/undo please", GM).reason != "forbidden"  # a usage error
+    t.run("/undo mine", ALICE, speaker="アリス")  # hers: taken back
+    assert t.state.characters["アリス"].hp == 12
+    t.run("/undo mine", GM)  # now the newest line is the GM's own
+    assert t.state.characters["ゴブリン"].hp == t.state.characters["ゴブリン"].max_hp
+    t.run(":HP-1", ALICE, speaker="アリス")
+    t.run("/undo", GM)  # typed /undo: the GM takes back anyone's line
+    assert t.state.characters["アリス"].hp == 12

@@ -14,7 +14,8 @@ UTF-8 lines otherwise (a line that is not UTF-8 is refused) — and prints each 
 ``/quit``, ``/exit`` or the end of the input. The exit status is 1 when a line was refused
 (or scripted dice were left over), 2 when the room cannot be opened or the database failed
 (down, damaged) while playing. Other people's text is shown with its control characters
-escaped (``\x1b``), so a chat line cannot drive the terminal.
+escaped (``\x1b``) and its bidi formatting characters too (``\u202e``), so a chat line
+cannot drive the terminal or reverse the text shown.
 """
 
 from __future__ import annotations

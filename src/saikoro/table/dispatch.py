@@ -26,7 +26,7 @@ from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
 from saikoro.table import events as ev
 from saikoro.table import roles
-from saikoro.table.actors import Actor, find_name, is_gm_name
+from saikoro.table.actors import GM_SPEAKER, Actor, find_name, is_gm_name
 from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
@@ -466,9 +466,12 @@ BUILTINS: dict[str, Builtin] = {
         Message("状態異常", "conditions"),
     ),
     "undo": Builtin(
-        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, speaker),
-        "/undo",
-        Message("直前の行の取り消し", "undo the last line"),
+        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, args),
+        "/undo [mine]",
+        Message(
+            "直前の行の取り消し (プレイヤーは自分の行だけ。mine: GM も自分の行だけ)",
+            "undo the last line (a player: only their own; mine: the GM too)",
+        ),
     ),
     "log": Builtin(
         lambda emit, tracker, args, speaker, ctx: _log(emit, args, ctx),
@@ -637,8 +640,11 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     emit.lines.append(Message("\n".join(ja) or "(ログなし)", "\n".join(en) or "(empty log)"))
 
 
-def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
-    """Take back the newest line that changed the table; a player only their own line."""
+def _undo(emit: Emit, ctx: Context, args: list[str]) -> None:
+    """Take back the newest line that changed the table; a player only their own line, and
+    with ``mine`` the GM too (the page's undo button: never someone else's line)."""
+    if args not in ([], ["mine"]):
+        raise fail("/undo または /undo mine です", "use /undo or /undo mine")
     stack = emit.state.undo_stack
     if not stack:
         raise fail("取り消せるコマンドがありません", "nothing to undo", "nothing to undo")
@@ -647,12 +653,13 @@ def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
     target, actor = stack[-1][0], stack[-1][1]
     typed = stack[-1][2] if len(stack[-1]) > 2 else ""
     assert ctx.actor is not None
-    if not ctx.actor.owns(actor):
+    mine = actor == GM_SPEAKER if ctx.actor.is_gm else ctx.actor.owns(actor)
+    if not mine and (args or not ctx.actor.is_gm):
         who = actor_name(actor)
         raise roles.forbidden(
             f"直前のコマンドは {who.ja} のものです: "
-            "取り消せるのは自分のコマンドだけです (GM は全部)",
-            f"the last command is {who.en}'s: players undo only their own (the GM any)",
+            "取り消せるのは自分のコマンドだけです (GM は /undo で誰のものでも)",
+            f"the last command is {who.en}'s: you undo only your own (the GM any, with /undo)",
         )
     before = ctx.history.state_before(target)
     if typed and actor and actor != "GM" and not typed.startswith("@"):
