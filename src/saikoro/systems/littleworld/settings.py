@@ -13,6 +13,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: LW-HP-01 at the table: the most nights one ``/gm rest`` covers (each night writes a few
+#: events per character, so the number must be bounded; a month of rest is plenty).
+MAX_REST_NIGHTS = 30
+#: LW-HP-01: the longest night the ``night_minutes`` setting may make (a whole day).
+MAX_NIGHT_MINUTES = 1440
+#: LW-COND-02…04 at the table: the most minutes one ``/gm time`` passes (30 days).
+MAX_ELAPSED_MINUTES = MAX_REST_NIGHTS * MAX_NIGHT_MINUTES
+
 #: LW-SPECIAL-01: specialist actions and the skill cards that allow them (default: the
 #: card of the same name; the seed does not name the cards).
 DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
@@ -24,6 +32,60 @@ DEFAULT_SPECIALIST_CARDS: dict[str, list[str]] = {
     "尾行": ["尾行"],
     "読心": ["読心"],
 }
+
+
+#: LW-SPECIAL-01: other names players type for each specialist action (the action's own name
+#: always counts). Matched whole after normalising width and case and dropping a trailing
+#: する (``偵察する``, ``ｶｷﾞｱｹ`` are not needed here). Booby traps (落とし穴, 鳴子) are 罠設置,
+#: as the seed says. Not here on purpose: the task table's own tasks 隠密行動 and 追跡
+#: (LW-ABIL-02), which anyone may attempt.
+DEFAULT_SPECIALIST_NAMES: dict[str, list[str]] = {
+    "罠設置": [
+        "罠", "わな", "トラップ", "罠を仕掛ける", "罠仕掛け", "罠作り", "落とし穴", "鳴子",
+        "ブービートラップ", "trap", "set trap",
+    ],
+    "開錠": [
+        "解錠", "鍵開け", "鍵を開ける", "ピッキング", "錠前破り", "unlock", "lockpick",
+        "lockpicking",
+    ],
+    "偵察": ["斥候", "偵察行動", "recon", "reconnaissance"],
+    "潜入": ["潜入行動", "忍び込む", "忍び込み", "infiltrate", "infiltration"],
+    "足音を立てない歩行": [
+        "忍び足", "忍び歩き", "抜き足", "抜き足差し足", "足音を立てずに歩く", "無音歩行", "スニーク",
+        "sneak", "sneaking",
+    ],
+    "尾行": ["後をつける", "あとをつける", "後をつけ", "tail", "tailing"],
+    "読心": ["読心術", "心を読む", "読心能力", "マインドリーディング", "mind reading"],
+}  # fmt: skip
+
+
+#: LW-SPECIAL-03: vehicles that need a special licence (「船や飛行機など」): refused. A name
+#: matches an entry when it is the entry, or ends with an entry of two or more characters
+#: (大型ボート, 戦闘ヘリ, 熱気球); one-character entries (船, 艦) match only whole, so 風船
+#: (a toy balloon) is not a ship.
+DEFAULT_LICENCE_VEHICLES: tuple[str, ...] = (
+    # ships and boats
+    "船", "艦", "船舶", "艦船", "漁船", "帆船", "客船", "貨物船", "商船", "汽船", "蒸気船",
+    "戦艦", "軍艦", "潜水艦", "潜水艇", "ボート", "ヨット", "クルーザー", "フェリー",
+    "水上バイク", "ジェットスキー",
+    # aircraft and spacecraft
+    "飛行機", "航空機", "旅客機", "輸送機", "戦闘機", "爆撃機", "ジェット機", "ジェット",
+    "水上機", "複葉機", "プロペラ機", "セスナ", "グライダー", "ヘリ", "ヘリコプター",
+    "気球", "飛行船", "ロケット", "スペースシャトル", "宇宙船", "UFO",
+    # other vehicles a licence of their own is needed for
+    "戦車", "装甲車", "電車", "列車", "機関車", "汽車", "新幹線", "重機", "ブルドーザー",
+    "ship", "boat", "yacht", "submarine", "plane", "airplane", "aeroplane", "aircraft",
+    "jet", "helicopter", "balloon", "airship", "rocket", "spaceship", "tank", "train",
+)  # fmt: skip
+
+#: LW-SPECIAL-03: cars and bikes, driven with a 技巧 check that must exceed the target
+#: (matched as the licence vehicles). Anything in neither list is the GM's call.
+DEFAULT_CHECK_VEHICLES: tuple[str, ...] = (
+    "車", "自動車", "乗用車", "軽トラ", "トラック", "バン", "ワゴン", "ジープ", "タクシー",
+    "カー", "バイク", "オートバイ", "原付", "スクーター", "自転車",
+    "car", "bike", "motorbike", "motorcycle", "scooter", "truck", "van", "jeep", "taxi",
+    "bicycle",
+)  # fmt: skip
 
 
 #: LW-SPECIAL-01: the ability a specialist action's check uses (the seed does not say).
@@ -151,15 +213,23 @@ class LittleWorldSettings(BaseModel):
     night_minutes: int = Field(
         default=480,
         ge=0,
-        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts; "
-        "all of it is 安静状態 (poison ticks every poison_interval_minutes, paralysis and "
-        "sleep wear off). The seed does not say; default 8 hours.",
+        le=MAX_NIGHT_MINUTES,
+        description="LW-HP-01 with LW-COND-02…04: how long one night's rest (/gm rest) lasts, "
+        "0 to 1440 minutes; all of it is 安静状態 (poison ticks every "
+        "poison_interval_minutes, paralysis and sleep wear off). The seed does not say; "
+        "default 8 hours.",
     )
 
     # -- special situations ---------------------------------------------------------
     specialist_cards: dict[str, list[str]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_CARDS.items()},
         description="LW-SPECIAL-01: specialist action → skill cards that allow it.",
+    )
+    specialist_names: dict[str, list[str]] = Field(
+        default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_NAMES.items()},
+        description="LW-SPECIAL-01: specialist action → other names players type for it "
+        "(synonyms, 鍵開け for 開錠, 忍び足 for 足音を立てない歩行, 落とし穴 for 罠設置); "
+        "matched whole, full-/half-width and case folded, a trailing する dropped.",
     )
     herb_cards: tuple[str, ...] = Field(
         default=("スカウト", "錬金術師", "農民"),
@@ -176,6 +246,17 @@ class LittleWorldSettings(BaseModel):
     )
     breath_seconds_per_body: int = Field(
         default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+    )
+    licence_vehicles: tuple[str, ...] = Field(
+        default=DEFAULT_LICENCE_VEHICLES,
+        description="LW-SPECIAL-03: vehicles that need a special licence (ships, boats, "
+        "aircraft, …): PCs cannot operate them. A name matches an entry it equals or ends "
+        "with (entries of two or more characters: 大型ボート, 戦闘ヘリ).",
+    )
+    check_vehicles: tuple[str, ...] = Field(
+        default=DEFAULT_CHECK_VEHICLES,
+        description="LW-SPECIAL-03: cars and bikes, driven with a 技巧 check (matched as "
+        "licence_vehicles); any other vehicle is the GM's call.",
     )
     vehicle_must_exceed: bool = Field(
         default=True,
