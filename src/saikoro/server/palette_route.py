@@ -69,7 +69,7 @@ def palette_items(system: str, character: Character) -> list[dict[str, Any]]:
     return items
 
 
-@router.get("/api/rooms/{room}/palette")
+@router.get("/api/rooms/{room:path}/palette")
 async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
     """The chat palette of character ``name`` with each line's chance of success."""
     from saikoro.server.table_api import actor_for_request

@@ -169,6 +169,9 @@ async function systemPage(system) {
   return response.ok ? response.json() : {};
 }
 
+/** Events after which the GM's links panel may have changed (a player joined or left). */
+const LINK_EVENTS = new Set(['character_added', 'character_removed']);
+
 class RoomView {
   constructor(room, token) {
     this.api = new Room(room, token);
@@ -210,6 +213,7 @@ class RoomView {
 
   onEvent(event) {
     this.log.add(event);
+    if (LINK_EVENTS.has(event.kind)) this.renderLinks();
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
   }
@@ -330,7 +334,13 @@ class RoomView {
     $('#undo').onclick = () => this.send('/undo');
     for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
     $('#download-log').onclick = async () => {
-      const blob = await this.api.download('/log.html');
+      let blob;
+      try {
+        blob = await this.api.download(`/log.html?lang=${lang()}`);
+      } catch (err) {
+        $('#line-error').textContent = err.message;
+        return;
+      }
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = `${this.api.room}.html`;
@@ -392,6 +402,8 @@ class RoomView {
     };
     if (saved.invite) row(t('invite'), saved.invite);
     if (saved.spectator) row(t('spectator'), saved.spectator);
+    $('#links .note').hidden = Boolean(saved.invite);
+    $('#new-invite').classList.toggle('primary', !saved.invite);
     try {
       const links = await this.api.get('/links');
       for (const link of Array.isArray(links) ? links : links.links ?? []) {
@@ -403,15 +415,18 @@ class RoomView {
       // no links route: only the saved invite and spectator URLs are shown
     }
     list.replaceChildren(...rows);
-    $('#new-invite').onclick = async () => {
+    const issue = (role, key) => async () => {
       try {
-        const made = await this.api.post('/links', { role: 'player' });
-        localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify({ ...saved, invite: made.url }));
+        const made = await this.api.post('/links', { role });
+        const now = JSON.parse(localStorage.getItem(`saikoro.links.${this.api.room}`) || '{}');
+        localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify({ ...now, [key]: made.url }));
         this.renderLinks();
       } catch (err) {
         $('#line-error').textContent = err.message;
       }
     };
+    $('#new-invite').onclick = issue('player', 'invite');
+    $('#new-spectator').onclick = issue('spectator', 'spectator');
   }
 }
 
@@ -439,6 +454,8 @@ $('#lang').addEventListener('click', () => {
   if (current) {
     current.showStatus();
     current.log.rerender();
+    current.renderLinks();
+    current.paletteFor = null;
     current.refresh();
   }
 });

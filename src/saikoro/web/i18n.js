@@ -33,6 +33,11 @@ const WORDS = {
   ],
   links: ['招待リンク', 'Invite links'],
   newInvite: ['新しい招待リンク', 'New invite link'],
+  newSpectator: ['新しい観戦リンク', 'New spectator link'],
+  noSavedInvite: [
+    '招待リンクの URL はそれを作ったブラウザにしか残りません (サーバーはトークンを保存しません)。ここで新しい招待リンクを作ってください (前のリンクも使えます)。',
+    'An invite URL stays only in the browser that made it (the server keeps no token). Make a new invite link here (the earlier one keeps working).',
+  ],
   downloadLog: ['ログをダウンロード (HTML)', 'Download the log (HTML)'],
   noCombat: ['戦闘していません', 'No combat'],
   round: ['ラウンド', 'Round'],
