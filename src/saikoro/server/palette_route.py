@@ -1,15 +1,30 @@
 """The speaker's chat palette with each line's chance of success, for the web table.
 
-``GET /api/rooms/{room}/palette?name=NAME`` (Bearer token of the GM or of NAME's player)
-answers ``{"name", "items": [{"line", "label", "command", "chance"}]}``: saikoro's own part
-of the character's chat palette (the one ``saikoro export`` writes), each line's ``{…}``
-references filled in from the character as it is now, and its chance of success from
-``saikoro odds`` (None for a line without success or failure, such as a check without a
-target).
+``GET /api/rooms/{room}/palette?name=NAME[&chances=false]`` (Bearer token of the GM or of
+NAME's player) answers ``{"name", "items": [{"line", "label", "command", "chance", "edit",
+"select", "own"}]}``:
+
+- first the character's **own** chat palette (``own: true``): the lines its player brought
+  with a CCFOLIA / Udonarium piece (kept as the sheet's 「チャットパレット」 note), less the
+  lines saikoro writes itself;
+- then saikoro's part of the palette (the one ``saikoro export`` writes).
+
+Each line's ``{…}`` references are filled in from the character as it is now (``command``;
+None when one cannot be), and its ``chance`` of success comes from ``saikoro odds`` under
+the room's house rules (``/gm setting``). ``chance`` is None for a line without success or
+failure (a check without a target), for a roll of several checks at once (a growth roll),
+and for a line to ``edit`` first: one whose note asks for the opponent's value
+(「X を相手の体力に」) or whose references cannot be filled in. ``select`` is the
+``[start, end)`` of the value to type over in ``command`` (None: nothing to select).
+``chances=false`` answers at once with every chance None (the page shows the lines, then
+fills the chances in).
 """
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -27,16 +42,21 @@ router = APIRouter()
 #: Time budget of one line's odds, as `saikoro odds` (exact for every palette line of both systems:
 #: the exact methods give way to Monte Carlo only past half of it).
 ODDS_SECONDS = 2.0
+#: A palette note asking for the opponent's value: 「X を相手の体力に」「0 を相手の AC に」.
+ASKS_FOR_VALUE = re.compile(r"([^\s(（]+) を相手の")
+#: Commands that roll several checks at once (UM-LEVEL-02: one per ability): no single chance.
+SEVERAL_CHECKS = {"UnmeiD100": re.compile(r"GROW", re.IGNORECASE)}
+#: The sheet note an imported piece's own chat palette is kept in (and "… (2)", …).
+PALETTE_NOTE = "チャットパレット"
 
 
 @lru_cache(maxsize=4096)
-def chance_of_success(system: str, command: str) -> float | None:
-    """The chance ``command`` succeeds, or None when not every outcome is a success or a
-    failure (a check without a target: only its criticals and fumbles say one)."""
+def _chance(system: str, command: str, settings_key: str) -> float | None:
     from saikoro.odds import odds
 
+    settings = json.loads(settings_key) or None
     try:
-        result = odds(command, system, seconds=ODDS_SECONDS)
+        result = odds(command, system, seconds=ODDS_SECONDS, settings=settings)
     except SaikoroError:
         return None
     if abs(float(result.success + result.failure) - 1) > 1e-9:
@@ -44,33 +64,107 @@ def chance_of_success(system: str, command: str) -> float | None:
     return float(result.success)
 
 
-def palette_items(system: str, character: Character) -> list[dict[str, Any]]:
-    """saikoro's part of ``character``'s chat palette, resolved, each with its chance."""
+def chance_of_success(
+    system: str, command: str, settings: dict[str, Any] | None = None
+) -> float | None:
+    """The chance ``command`` succeeds under the house rules ``settings``, or None when not
+    every outcome is a success or a failure (a check without a target: only its criticals
+    and fumbles say one) or when it rolls several checks at once."""
+    several = SEVERAL_CHECKS.get(system)
+    if several is not None and several.match(command):
+        return None
+    return _chance(system, command, json.dumps(settings or {}, sort_keys=True, ensure_ascii=False))
+
+
+def _value_to_type(command: str, label: str) -> tuple[int, int] | None:
+    """Where the value a line's note asks for stands in ``command`` (its last standalone
+    occurrence: ``LWA5-X`` → the X, ``MA65,0,12`` → the 0)."""
+    asked = ASKS_FOR_VALUE.search(label)
+    if asked is None:
+        return None
+    found = list(re.finditer(rf"(?<![\w.]){re.escape(asked.group(1))}(?![\w.])", command))
+    return (found[-1].start(), found[-1].end()) if found else None
+
+
+def _item(
+    line: str, system: str, refs: dict[str, int], settings: dict[str, Any] | None, *, own: bool
+) -> dict[str, Any]:
+    """One palette line; its chance under ``settings`` (None: not computed)."""
+    from saikoro.table.dispatch import substitute
+
+    command, _, label = line.partition(" ")
+    label = label.strip()
+    try:
+        resolved: str | None = substitute(command, refs)
+    except SaikoroError:
+        resolved = None
+    select = _value_to_type(resolved, label) if resolved else None
+    edit = resolved is None or ASKS_FOR_VALUE.search(label) is not None
+    chance = None
+    if settings is not None and resolved and not edit:
+        chance = chance_of_success(system, resolved, settings)
+    return {
+        "line": line,
+        "label": label or command,
+        "command": resolved,
+        "chance": chance,
+        "edit": edit,
+        "select": list(select) if select else None,
+        "own": own,
+    }
+
+
+def _same(line: str) -> str:
+    return unicodedata.normalize("NFKC", line).strip()
+
+
+def own_palette_lines(character: Character, generated: list[str]) -> list[str]:
+    """The lines of the palette the character's piece came with (its sheet's palette
+    notes), without comments (``//…``) and without the lines saikoro writes itself."""
+    notes = character.sheet.get("notes") or {}
+    ours = {_same(line) for line in generated}
+    lines: list[str] = []
+    for key, text in notes.items():
+        if not (isinstance(key, str) and key.startswith(PALETTE_NOTE) and isinstance(text, str)):
+            continue
+        for line in text.splitlines():
+            same = _same(line)
+            if (
+                same
+                and not same.startswith("//")
+                and same not in ours
+                and line.strip() not in lines
+            ):
+                lines.append(line.strip())
+    return lines
+
+
+def palette_items(
+    system: str, character: Character, settings: dict[str, Any], *, chances: bool = True
+) -> list[dict[str, Any]]:
+    """The character's own palette lines, then saikoro's part of its palette, resolved,
+    each with its chance under the house rules ``settings`` (without ``chances``: None)."""
     from saikoro.sheets import sheet_from_data
-    from saikoro.table.dispatch import substitute, tracker_for
+    from saikoro.table.dispatch import tracker_for
     from saikoro.transfer.palette import SAIKORO_HEADER, build_palette
 
     lines = build_palette(sheet_from_data(character.sheet, system)).splitlines()
-    own = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
+    generated = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
     refs = tracker_for(system).references(character)
-    items = []
-    for line in own:
-        if line.startswith("//"):
-            continue
-        command, _, label = line.partition(" ")
-        try:
-            resolved: str | None = substitute(command, refs)
-        except SaikoroError:
-            resolved = None
-        chance = chance_of_success(system, resolved) if resolved else None
-        items.append(
-            {"line": line, "label": label or command, "command": resolved, "chance": chance}
-        )
-    return items
+    odds_settings = settings if chances else None
+    own = [
+        _item(line, system, refs, odds_settings, own=True)
+        for line in own_palette_lines(character, lines)
+    ]
+    return own + [
+        _item(line, system, refs, odds_settings, own=False)
+        for line in generated
+        if not line.startswith("//")
+    ]
 
 
 @router.get("/api/rooms/{room:path}/palette")
-async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
+async def palette(room: str, name: str, request: Request, chances: bool = True) -> dict[str, Any]:
     """The chat palette of character ``name`` with each line's chance of success."""
     from saikoro.server.table_api import actor_for_request
 
@@ -81,16 +175,21 @@ async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
             f"not allowed to see {name}'s palette",
             "forbidden",
         )
-    return await run_in_threadpool(_palette_of, request.app.state.table_store, room, name)
+    return await run_in_threadpool(_palette_of, request.app.state.table_store, room, name, chances)
 
 
-def _palette_of(store: Any, room: str, name: str) -> dict[str, Any]:
+def _palette_of(store: Any, room: str, name: str, chances: bool) -> dict[str, Any]:
     record = store.get_room(room)
-    character = store.load_state(record).characters.get(name) if record else None
-    if character is None:
+    state = store.load_state(record) if record else None
+    character = state.characters.get(name) if state else None
+    if record is None or state is None or character is None:
         raise TableApiError(
             404,
             "no such character",
             Message(f"キャラクター {name!r} はいません", f"no character {name!r}"),
         )
-    return {"name": name, "items": palette_items(record.system, character)}
+    settings = dict(state.fields.get("settings") or {})
+    return {
+        "name": name,
+        "items": palette_items(record.system, character, settings, chances=chances),
+    }

@@ -325,6 +325,6 @@ __all__ = [
     "read_character",
     "revoke",
     "room_url",
-    "usable_room_name",
     "unauthorized",
+    "usable_room_name",
 ]

@@ -4,7 +4,7 @@ import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
 import { lang, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
-import { renderPalette } from './palette.js';
+import { paletteLoading, renderPalette } from './palette.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -179,6 +179,7 @@ class RoomView {
     this.page = {}; // the system's webtable.json
     this.me = { role: 'spectator', characters: [] };
     this.paletteFor = null;
+    this.settingsSeq = 0;
     this.history = [];
     this.historyAt = 0;
     this.log = new ChatLog($('#log'), {
@@ -214,6 +215,7 @@ class RoomView {
   onEvent(event) {
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
+    if (event.kind === 'setting_set') this.settingsSeq = event.seq; // house rules: new chances
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
   }
@@ -280,15 +282,37 @@ class RoomView {
     const character = (this.state.characters ?? []).find((c) => c.name === name);
     $('#palette').hidden = !character;
     if (!character) return;
-    const key = `${name}\n${JSON.stringify(character.values ?? null)}`;
+    const key = `${name}\n${JSON.stringify(character.values ?? null)}\n${this.settingsSeq}`;
     if (key === this.paletteFor) return;
+    const first = !this.paletteFor?.startsWith(`${name}\n`);
     this.paletteFor = key;
+    const actions = {
+      send: (line) => this.send(this.withSpeaker(line)),
+      edit: (command, select) => this.editLine(command, select),
+    };
+    const path = `/palette?name=${encodeURIComponent(name)}`;
+    const current = () => this.paletteFor === key; // a newer load took over: drop this one
     try {
-      const palette = await this.api.get(`/palette?name=${encodeURIComponent(name)}`);
-      renderPalette(container, palette.items ?? [], (line) => this.send(this.withSpeaker(line)));
+      if (first) {
+        paletteLoading(container);
+        const lines = await this.api.get(`${path}&chances=false`); // at once; the odds take longer
+        if (!current()) return;
+        renderPalette(container, lines.items ?? [], { ...actions, pending: true });
+      }
+      const palette = await this.api.get(path);
+      if (current()) renderPalette(container, palette.items ?? [], actions);
     } catch (err) {
-      container.textContent = err.message;
+      if (current()) container.textContent = err.message;
     }
+  }
+
+  /** Put a palette line into the input to fill in (its value to type over selected). */
+  editLine(command, select) {
+    const input = $('#line');
+    input.value = command;
+    input.focus();
+    if (select) input.setSelectionRange(select[0], select[1]);
+    else input.setSelectionRange(command.length, command.length);
   }
 
   async send(line) {

@@ -63,6 +63,8 @@ const WORDS = {
   editHp: ['HP を変える', 'Change HP'],
   row: ['隊列', 'Row'],
   chance: ['成功率', 'chance of success'],
+  paletteEdit: ['入力欄に入れます (相手の値などを書き込んでから送信)', 'goes into the input line (fill in the opponent\'s value, then send)'],
+  loading: ['読み込み中…', 'Loading…'],
   pc: ['PC', 'PC'],
   npc: ['NPC', 'NPC'],
   notFound: ['部屋に入れません (リンクが無効か、部屋がありません)', 'Cannot open the room (the link is revoked or the room does not exist)'],

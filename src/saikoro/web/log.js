@@ -30,21 +30,28 @@ function outcomeClass(event) {
 /** The text with its outcome in <mark>: a roll's last step in the class of its result
  * flag (success / failure / critical / fumble) when the event has one, else the words. */
 function marked(text, flag) {
-  const out = document.createDocumentFragment();
   const at = text.lastIndexOf(STEP);
   if (flag && at >= 0 && !text.includes('\n')) {
-    const mark = document.createElement('mark');
-    mark.textContent = text.slice(at + STEP.length);
-    mark.className = flag;
-    out.append(text.slice(0, at + STEP.length), mark);
+    const head = text.slice(0, at + STEP.length);
+    const tail = text.slice(at + STEP.length);
+    const out = document.createDocumentFragment();
+    out.append(head);
+    if (tail.match(OUTCOME_WORDS)) out.append(markWords(tail, flag));
+    else out.append(Object.assign(document.createElement('mark'), { textContent: tail, className: flag }));
     return out;
   }
+  return markWords(text, null);
+}
+
+/** Each outcome word in <mark>, in the class `flag` (else the word's own). */
+function markWords(text, flag) {
+  const out = document.createDocumentFragment();
   let last = 0;
   for (const match of text.matchAll(OUTCOME_WORDS)) {
     out.append(text.slice(last, match.index));
     const mark = document.createElement('mark');
     mark.textContent = match[0];
-    mark.className = WORD_CLASS.find(([re]) => re.test(match[0]))[1];
+    mark.className = flag ?? WORD_CLASS.find(([re]) => re.test(match[0]))[1];
     out.append(mark);
     last = match.index + match[0].length;
   }
