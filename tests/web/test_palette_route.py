@@ -122,3 +122,6 @@ def test_unmeid100_growth_has_no_chance_and_ac_lines_are_edited(server: Server) 
     assert melee["command"].split(",")[1] == "0"
     fate = next(item for line, item in items.items() if line.startswith("FATE"))
     assert fate["chance"] is not None and fate["edit"] is False
+    aimed = next(item for line, item in items.items() if line.startswith("RA{盗賊},0,{敏捷度},1"))
+    assert aimed["edit"] is True and aimed["chance"] is None  # its AC is to be filled in too
+    assert aimed["command"][slice(*aimed["select"])] == "0"

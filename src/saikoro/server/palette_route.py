@@ -76,18 +76,33 @@ def chance_of_success(
     return _chance(system, command, json.dumps(settings or {}, sort_keys=True, ensure_ascii=False))
 
 
-def _value_to_type(command: str, label: str) -> tuple[int, int] | None:
-    """Where the value a line's note asks for stands in ``command`` (its last standalone
-    occurrence: ``LWA5-X`` → the X, ``MA65,0,12`` → the 0)."""
-    asked = ASKS_FOR_VALUE.search(label)
-    if asked is None:
-        return None
-    found = list(re.finditer(rf"(?<![\w.]){re.escape(asked.group(1))}(?![\w.])", command))
-    return (found[-1].start(), found[-1].end()) if found else None
+def _value_to_type(command: str, value: str) -> tuple[int, int] | None:
+    """Where ``value`` (the one a line's note asks for) stands in ``command``: its first
+    standalone occurrence (``LWA5-X`` → the X, ``MA65,0,12`` → the 0, not the 0 of 50)."""
+    found = re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", command)
+    return (found.start(), found.end()) if found else None
+
+
+def _asked_values(lines: list[str]) -> dict[str, str]:
+    """Command → the value its note asks to replace (「X を相手の体力に」): ``LWA{体力}-X`` →
+    ``X``. A line extending such a command (``RA{盗賊},0,{敏捷度},1``, aimed) asks it too."""
+    asked = {}
+    for line in lines:
+        command, _, label = line.partition(" ")
+        found = ASKS_FOR_VALUE.search(label)
+        if found is not None:
+            asked[command] = found.group(1)
+    return asked
 
 
 def _item(
-    line: str, system: str, refs: dict[str, int], settings: dict[str, Any] | None, *, own: bool
+    line: str,
+    system: str,
+    refs: dict[str, int],
+    settings: dict[str, Any] | None,
+    asked: dict[str, str],
+    *,
+    own: bool,
 ) -> dict[str, Any]:
     """One palette line; its chance under ``settings`` (None: not computed)."""
     from saikoro.table.dispatch import substitute
@@ -98,8 +113,9 @@ def _item(
         resolved: str | None = substitute(command, refs)
     except SaikoroError:
         resolved = None
-    select = _value_to_type(resolved, label) if resolved else None
-    edit = resolved is None or ASKS_FOR_VALUE.search(label) is not None
+    value = next((v for base, v in asked.items() if command.startswith(base)), None)
+    select = _value_to_type(resolved, value) if resolved and value else None
+    edit = resolved is None or value is not None
     chance = None
     if settings is not None and resolved and not edit:
         chance = chance_of_success(system, resolved, settings)
@@ -152,12 +168,11 @@ def palette_items(
     generated = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
     refs = tracker_for(system).references(character)
     odds_settings = settings if chances else None
-    own = [
-        _item(line, system, refs, odds_settings, own=True)
-        for line in own_palette_lines(character, lines)
-    ]
+    mine = own_palette_lines(character, lines)
+    asked = _asked_values(generated) | _asked_values(mine)
+    own = [_item(line, system, refs, odds_settings, asked, own=True) for line in mine]
     return own + [
-        _item(line, system, refs, odds_settings, own=False)
+        _item(line, system, refs, odds_settings, asked, own=False)
         for line in generated
         if not line.startswith("//")
     ]
