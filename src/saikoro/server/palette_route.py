@@ -12,7 +12,8 @@ NAME's player) answers ``{"name", "items": [{"line", "label", "command", "chance
 Each line's ``{…}`` references are filled in from the character as it is now (``command``;
 None when one cannot be), and its ``chance`` of success comes from ``saikoro odds`` under
 the room's house rules (``/gm setting``). ``chance`` is None for a line without success or
-failure (a check without a target), for a roll of several checks at once (a growth roll),
+failure (a check without a target), for a roll of several checks at once (a growth roll:
+the system's ``webtable.json`` lists such commands under ``palette_no_chance``),
 and for a line to ``edit`` first: one whose note asks for the opponent's value
 (「X を相手の体力に」) or whose references cannot be filled in. ``select`` is the
 ``[start, end)`` of the value to type over in ``command`` (None: nothing to select).
@@ -44,8 +45,6 @@ router = APIRouter()
 ODDS_SECONDS = 2.0
 #: A palette note asking for the opponent's value: 「X を相手の体力に」「0 を相手の AC に」.
 ASKS_FOR_VALUE = re.compile(r"([^\s(（]+) を相手の")
-#: Commands that roll several checks at once (UM-LEVEL-02: one per ability): no single chance.
-SEVERAL_CHECKS = {"UnmeiD100": re.compile(r"GROW", re.IGNORECASE)}
 #: The sheet note an imported piece's own chat palette is kept in (and "… (2)", …).
 PALETTE_NOTE = "チャットパレット"
 
@@ -70,10 +69,21 @@ def chance_of_success(
     """The chance ``command`` succeeds under the house rules ``settings``, or None when not
     every outcome is a success or a failure (a check without a target: only its criticals
     and fumbles say one) or when it rolls several checks at once."""
-    several = SEVERAL_CHECKS.get(system)
-    if several is not None and several.match(command):
+    if _without_chance(system, command):
         return None
     return _chance(system, command, json.dumps(settings or {}, sort_keys=True, ensure_ascii=False))
+
+
+def _without_chance(system: str, command: str) -> bool:
+    """A command the system's ``webtable.json`` lists under ``palette_no_chance``: one that
+    rolls several checks at once (a growth roll: one per ability) has no single chance."""
+    from saikoro.server.web_routes import webtable_data
+
+    try:
+        patterns = webtable_data(system).get("palette_no_chance", [])
+    except KeyError:
+        return False
+    return any(re.match(pattern, command, re.IGNORECASE) for pattern in patterns)
 
 
 def _value_to_type(command: str, value: str) -> tuple[int, int] | None:
