@@ -101,6 +101,12 @@ def test_a_dated_room_in_english_with_links_palette_and_secrets(browser, server)
     phone.get_by_role("button", name="新しい招待リンク").click()
     expect(phone.locator("#links input").first).to_have_value(re.compile(r"#room=12%2F1.*&invite="))
     expect(phone.locator("#links .note")).to_be_hidden()
+
+    # a link to no room: the lobby says why, in the page's language only
+    phone.goto(f"{server}#room=nowhere&token=x")
+    expect(phone.locator("#create-form .error")).to_have_text(
+        re.compile(r"^部屋に入れません \(.*\): [^/]*$")
+    )
     for page in (gm, player, phone):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

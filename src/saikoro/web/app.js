@@ -484,6 +484,8 @@ $('#lang').addEventListener('click', () => {
   }
 });
 window.addEventListener('hashchange', route);
+// a player who rejoined by name (no event) shows in the GM's links when the GM comes back
+window.addEventListener('focus', () => current?.renderLinks());
 dropZone($('#drop'), (payload) => joinTake?.(payload));
 dropZone($('#npc-drop'), (payload) => current?.addCharacter(payload));
 setLang(lang());
