@@ -329,17 +329,20 @@ def change_status(
     amount: int,
     *,
     ruling: bool = False,
-) -> None:
+) -> int:
     """``:LABEL±N`` / ``:LABEL=N`` (``ruling``: the GM's ``/gm set``), as the system allows
-    (:meth:`Tracker.bound_status`)."""
+    (:meth:`Tracker.bound_status`); returns the value set, as shown. Labels are read
+    case-insensitively and by their English names (``level`` is ``レベル``). Max HP lowered
+    below HP brings HP down to it."""
     character = emit.character(name)
     upper = label.upper()
     offset = 0
     if upper in ("HP",):
         key, current = "hp", character.hp
-    elif upper in ("MHP", "MAXHP") or label == "最大HP":
+    elif upper in ("MHP", "MAXHP", "MAX_HP") or label == "最大HP":
         key, current = "max_hp", character.max_hp
     else:
+        label = tracker.status_label(character, label)
         found = tracker.editable(character, label)
         if found is None:
             refs = tracker.references(character)
@@ -362,6 +365,19 @@ def change_status(
         ),
     )
     tracker.after_status_change(emit, name, key, current + offset, value + offset)
+    hp = emit.character(name).hp
+    if key == "max_hp" and hp > value:  # HP never stays above max HP
+        emit.set_status(
+            name,
+            "hp",
+            value,
+            old=hp,
+            note=Message(
+                f"{name}: HP {hp} → {value} (最大HP {value})",
+                f"{name}: HP {hp} → {value} (max HP {value})",
+            ),
+        )
+    return value
 
 
 # -- slash commands -----------------------------------------------------------------------
@@ -847,14 +863,20 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             return
         if not value.lstrip("-").isdecimal():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
-        change_status(emit, tracker, name, key, "=", int(value), ruling=True)
+        applied = change_status(emit, tracker, name, key, "=", int(value), ruling=True)
+        capped = (
+            Message(f" ({value} は範囲外)", f" ({value} is out of range)")
+            if applied != int(value)
+            else Message("", "")
+        )
         emit.add(
             ev.NOTICE,
-            {"ruling": "set", "name": name, "key": key, "value": int(value)},
+            {"ruling": "set", "name": name, "key": key, "value": applied, "asked": int(value)},
             text=Message(
-                f"GM裁定: {name} の {key} を {value} に",
-                f"GM ruling: {name}'s {key} set to {value}",
-            ),
+                f"GM裁定: {name} の {key} を {applied} に",
+                f"GM ruling: {name}'s {key} set to {applied}",
+            )
+            + capped,
         )
         return
     if sub == "note" and len(args) >= 2:

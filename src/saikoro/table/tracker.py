@@ -99,6 +99,22 @@ class Tracker:
                 refs[alias] = character.statuses[label]
         return refs
 
+    #: English names of values the sheet has, lower case → the label (``level`` → ``レベル``).
+    english_labels: ClassVar[dict[str, str]] = {}
+
+    def status_label(self, character: Character, label: str) -> str:
+        """The label ``:LABEL…`` / ``/gm set NAME LABEL`` means: as typed when the character
+        has it, else its English name (``level``) or the same label in other case (``hp``,
+        ``ac``); unknown labels are returned as typed (:meth:`editable` refuses them)."""
+        refs = self.references(character)
+        if label in refs or label in character.statuses or label in self.aliases:
+            return label
+        english = self.english_labels.get(label.lower())
+        if english is not None:
+            return english
+        folded = [known for known in refs if known.lower() == label.lower()]
+        return folded[0] if len(folded) == 1 else label
+
     def editable(self, character: Character, label: str) -> tuple[str, int, int] | None:
         """Where ``:LABEL±N`` / ``/gm set NAME LABEL N`` goes: (the status key it is kept
         under, the value now, what the kept value differs by from the value shown), or None

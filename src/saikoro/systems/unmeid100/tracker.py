@@ -102,6 +102,16 @@ class UnmeiTracker(Tracker):
         "アーマークラス": "AC",
         "レジストクラス": "RC",
     }
+    #: The sheet's English field names (``/gm set NAME level 5``).
+    english_labels: ClassVar[dict[str, str]] = {
+        "level": "レベル",
+        "combat": "戦闘",
+        "thief": "盗賊",
+        "magic": "魔術",
+        "ac": "AC",
+        "rc": "RC",
+        "action_points": "行動力",
+    }
 
     def __init__(self) -> None:
         self.verbs = {
