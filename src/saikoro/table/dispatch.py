@@ -660,13 +660,19 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if not emit.state.characters:
             emit.say("キャラクターはいません", "no characters")
             return
-        rows = []
+        rows: list[Message] = []
         for c in emit.state.characters.values():
-            conds = "・".join(f"{x.label}{x.level or ''}" for x in c.conditions)
-            rows.append(
-                f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}" + (f" {conds}" if conds else "")
+            head = f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}"
+            names = [tracker.condition_name(x.label) for x in c.conditions]
+            levels = [f"{x.level or ''}" for x in c.conditions]
+            conds = Message(
+                "・".join(n.ja + lv for n, lv in zip(names, levels, strict=True)),
+                ", ".join(n.en + lv for n, lv in zip(names, levels, strict=True)),
             )
-        emit.say("\n".join(rows), "\n".join(rows))
+            rows.append(
+                Message.same(head) + Message.same(" ") + conds if names else Message.same(head)
+            )
+        emit.lines.append(Message.join("\n", rows))
         return
     if sub == "add" and len(args) >= 2:
         try:
@@ -830,6 +836,10 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
     )
 
 
+#: How ``/gm set NAME FIELD VALUE`` reads an on/off field.
+_ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
+
+
 def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     if not ctx.gm:
         raise fail("/gm は GM だけが使えます (--gm)", "/gm is for the GM only (--gm)", "not gm")
@@ -839,11 +849,17 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         name, key, value = args[1], args[2], args[3]
         character = emit.character(name)
         if key in ("row",) or key in character.fields:
-            parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
             current = character.fields.get(key, "")
+            parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
+            if isinstance(current, bool):  # on/off fields (UnmeiD100's mounted)
+                parsed = _ON_OFF.get(value.lower(), value)
             if type(parsed) is not type(current) and not (key == "row" and current == ""):
                 # the tracker reads its fields by kind: a string in `aim` broke every later line
-                kind = {int: ("整数", "an integer"), str: ("文字列", "text")}.get(type(current))
+                kind = {
+                    int: ("整数", "an integer"),
+                    str: ("文字列", "text"),
+                    bool: ("on/off", "on or off"),
+                }.get(type(current))
                 raise fail(
                     f"{name} の {key} は{kind[0]}です ({value!r} は使えません)"
                     if kind

@@ -162,6 +162,10 @@ class Tracker:
     def joined(self, emit: Emit, character: Character) -> None:
         """A character was just added (``/char add``); a system's consequences, none here."""
 
+    def condition_name(self, label: str) -> Message:
+        """How a condition's label is shown (a system names its own conditions in English)."""
+        return Message(label, label)
+
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """The condition ``/cond add NAME LABEL [LEVEL]`` gives (None: nothing to add; a
         system may apply its rules or refuse); by default the label and level as they are."""

@@ -47,7 +47,7 @@ HELP_MESSAGE = (
 #: The usage of each command name, for a line that starts like one but cannot be read
 #: (``MA60,30``, ``FATE``): name → (Japanese, English).
 USAGE: dict[str, tuple[str, str]] = {
-    "FATE": ("FATE運命 (例: FATE12 → 1D100<=60)", "FATE<運命> (e.g. FATE12 → 1D100<=60)"),
+    "FATE": ("FATE運命 (例: FATE12 → 1D100<=60)", "FATE<fate> (e.g. FATE12 → 1D100<=60)"),
     "MA": (
         "MA戦闘スキル,相手のAC,敏捷度 (例: MA60,30,12)",
         "MA<combat skill>,<target's AC>,<agility> (e.g. MA60,30,12)",
