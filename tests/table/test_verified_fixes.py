@@ -162,3 +162,50 @@ def test_unmeid100_result_texts_use_one_kind_of_parentheses(tmp_path: Path) -> N
     assert texts[4].endswith("＞ 発動 ＞ 失敗(レジストクラスに抵抗された)")
     for text in texts:
         assert not set("（）") & set(text), text
+
+
+# -- item 7: /gm setting explains each setting -------------------------------------------------
+
+
+@pytest.mark.rule("LW-TABLE-05", "LW-HP-01", via="table")
+def test_gm_setting_lists_explains_and_finds_settings_in_littleworld(tmp_path: Path) -> None:
+    out = lw(
+        tmp_path,
+        [
+            "/gm setting NIGHT_MINUTES 600",
+            "/gm setting",
+            "/gm setting night_minutes",
+            "/gm setting nosuch 1",
+            "/gm setting night_minute",
+            "/gm setting night_minutes 1 2",
+        ],
+        system="LittleWorld",
+    )
+    assert [o["ok"] for o in out[:6]] == [True, True, True, False, False, False]
+    assert "GM裁定: 設定 night_minutes = 600" in out[0]["text"]
+    listing = out[1]["text"].splitlines()
+    assert len([row for row in listing if " = " in row]) == 38  # every setting, one line each
+    assert (
+        "night_minutes = 600 *  (既定: 480) 一晩の休息 (/gm rest) の長さ (分)。すべて安静状態"
+        in (listing)
+    )
+    assert out[2]["text"].startswith("night_minutes = 600 *  (既定: 480) 一晩の休息")
+    assert out[3]["reason"] == "unknown setting" and "critical_sixes" in out[3]["ja"]
+    assert (
+        "night_minutes のことですか" in out[4]["ja"]
+        and "did you mean night_minutes" in out[4]["en"]
+    )
+
+
+@pytest.mark.rule("UM-TABLE-06", "UM-RANGE-01", via="table")
+def test_gm_setting_lists_explains_and_finds_settings_in_unmeid100(tmp_path: Path) -> None:
+    out = um(
+        tmp_path, ["/gm setting Bow_Range_M", "/gm setting melee_reach 2", "/gm setting"], lang="en"
+    )
+    assert out[0]["text"] == (
+        "bow_range_m = 50  (default: 50) UM-RANGE-01/UM-RANGED-01: the bow's effective range "
+        "in metres; a farther individual cannot be shot (seed: 50 m)."
+    )
+    assert out[1]["reason"] == "unknown setting" and "melee_reach_m" in out[1]["en"]
+    rows = [row for row in out[2]["text"].splitlines() if " = " in row]
+    assert len(rows) == 18 and all("(default: " in row for row in rows)

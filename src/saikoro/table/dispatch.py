@@ -24,6 +24,12 @@ from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
+from saikoro.systems.setting_docs import (
+    close_settings,
+    find_setting,
+    setting_default,
+    setting_meaning,
+)
 from saikoro.table import events as ev
 from saikoro.table import roles
 from saikoro.table.actors import Actor, find_name, is_gm_name
@@ -489,8 +495,10 @@ GM_BUILTINS: dict[str, tuple[str, Message]] = {
     "note": ("/gm note 文", Message("裁定をログに残す", "log a ruling")),
     "order": ("/gm order 名前…", Message("手番順を決める", "set the turn order")),
     "setting": (
-        "/gm setting [項目 値|default]",
-        Message("ハウスルール (一覧・変更)", "house rules (list / change)"),
+        "/gm setting [項目 [値|default]]",
+        Message(
+            "ハウスルール (一覧・1項目の説明・変更)", "house rules (list / one explained / change)"
+        ),
     ),
 }
 
@@ -851,7 +859,7 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if key in ("row",) or key in character.fields:
             current = character.fields.get(key, "")
             parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
-            if isinstance(current, bool):  # on/off fields (UnmeiD100's mounted)
+            if isinstance(current, bool):  # an on/off field (a mount, …)
                 parsed = _ON_OFF.get(value.lower(), value)
             if type(parsed) is not type(current) and not (key == "row" and current == ""):
                 # the tracker reads its fields by kind: a string in `aim` broke every later line
@@ -935,33 +943,48 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
 
 
 def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
-    """``/gm setting`` lists the house rules; ``/gm setting KEY VALUE|default`` changes one."""
+    """``/gm setting`` lists the house rules (value, default, meaning); ``/gm setting KEY``
+    shows one; ``/gm setting KEY VALUE|default`` changes one. Keys in any case."""
     cls = tracker.settings_class()
     if cls is None:
         raise fail("このシステムには設定がありません", "this system has no settings")
-    current = tracker.cfg(emit)
-    if not args:
-        changed = emit.state.fields.get("settings") or {}
-        rows = [
-            f"{key} = {json.dumps(getattr(current, key), ensure_ascii=False)}"
-            + (" *" if key in changed else "")
-            for key in cls.model_fields
-        ]
-        emit.say("\n".join(rows) + "\n(* GMが変更)", "\n".join(rows) + "\n(* changed by the GM)")
-        return
-    if len(args) != 2 or args[0] not in cls.model_fields:
+    if len(args) > 2:
         raise fail(
-            "/gm setting [項目 値|default] です (/gm setting で一覧)",
-            "use /gm setting [KEY VALUE|default] (/gm setting lists them)",
+            "/gm setting [項目 [値|default]] です (/gm setting で一覧)",
+            "use /gm setting [KEY [VALUE|default]] (/gm setting lists them)",
         )
-    key, raw = args
+    current = tracker.cfg(emit)
+    changed = emit.state.fields.get("settings") or {}
+    if not args:
+        rows = [_setting_row(cls, key, current, changed) for key in cls.model_fields]
+        emit.lines.append(
+            Message.join("\n", rows) + Message("\n(* GMが変更)", "\n(* changed by the GM)")
+        )
+        return
+    key = find_setting(cls, args[0])
+    if key is None:
+        close = close_settings(cls, args[0])
+        known = ", ".join(cls.model_fields)
+        raise fail(
+            f"設定 {args[0]!r} はありません"
+            + (f" ({' / '.join(close)} のことですか?)" if close else "")
+            + f" — 設定: {known}",
+            f"no setting {args[0]!r}"
+            + (f" (did you mean {' / '.join(close)}?)" if close else "")
+            + f" — settings: {known}",
+            "unknown setting",
+        )
+    if len(args) == 1:
+        emit.lines.append(_setting_row(cls, key, current, changed))
+        return
+    raw = args[1]
     value: Any = None
     if raw != "default":
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
-        overrides = {**(emit.state.fields.get("settings") or {}), key: value}
+        overrides = {**changed, key: value}
         try:
             cls.model_validate(overrides)
         except ValidationError as error:
@@ -974,6 +997,18 @@ def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         ev.SETTING_SET,
         {"key": key, "value": value},
         text=Message(f"GM裁定: 設定 {key} = {raw}", f"GM ruling: setting {key} = {raw}"),
+    )
+
+
+def _setting_row(cls: Any, key: str, current: Any, changed: dict[str, Any]) -> Message:
+    """``key = value [*]  (既定: default) meaning`` of one setting."""
+    value = _json(getattr(current, key))
+    default = _json(setting_default(cls, key))
+    mark = " *" if key in changed else ""
+    meaning = setting_meaning(cls, key)
+    return Message(
+        f"{key} = {value}{mark}  (既定: {default}) {meaning.ja}",
+        f"{key} = {value}{mark}  (default: {default}) {meaning.en}",
     )
 
 
