@@ -5,6 +5,7 @@ help. Each through the table (``saikoro play``) with scripted dice."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +210,45 @@ def test_gm_setting_lists_explains_and_finds_settings_in_unmeid100(tmp_path: Pat
     assert out[1]["reason"] == "unknown setting" and "melee_reach_m" in out[1]["en"]
     rows = [row for row in out[2]["text"].splitlines() if " = " in row]
     assert len(rows) == 18 and all("(default: " in row for row in rows)
+
+
+# -- item 3: /help and the web page show the room's own system ----------------------------------
+
+
+@pytest.mark.rule("UM-TABLE-07", via="table")
+def test_unmeid100_help_is_its_own_and_japanese(tmp_path: Path) -> None:
+    out = um(tmp_path, ["/help", f"/char add {SHEETS / 'orc.json'} front"])
+    ja = out[0]["text"]
+    assert "{体力}" not in ja and "front|back" not in ja
+    assert "1D100<={戦闘}  ダイス" in ja
+    assert "/char add PATH [pc|npc] · /char list" in ja
+    gm_lines = [line for line in ja.splitlines() if line.startswith("/gm ")]
+    for verb in ("dying", "fate reset", "place", "hold", "cond"):
+        line = next(x for x in gm_lines if x.startswith(f"/gm {verb}"))
+        assert re.search(r"[\u3040-\u30ff]", line.split("  ", 1)[1]), line  # Japanese words
+    assert "how soon is theirs" not in ja
+    assert out[1]["reason"] is not None and "pc/npc" in out[1]["ja"]  # no rows here
+
+
+@pytest.mark.rule("LW-TABLE-01", via="table")
+def test_littleworld_help_keeps_its_rows_and_example(tmp_path: Path) -> None:
+    out = lw(tmp_path, ["/help", "/help"], system="LittleWorld", lang="en")
+    assert "2D6+{体力}>=10  dice" in out[0]["text"]
+    assert "/char add PATH [pc|npc] [front|back]" in out[0]["text"]
+
+
+def test_the_web_page_gets_the_systems_dice_example() -> None:
+    from fastapi.testclient import TestClient
+
+    from saikoro.server.app import create_app
+
+    client = TestClient(create_app())
+    examples = {
+        system: client.get(f"/api/systems/{system}/webtable").json()["line_example"]
+        for system in ("LittleWorld", "UnmeiD100", "DiceBot")
+    }
+    assert examples == {
+        "LittleWorld": "2D6+{体力}>=10",
+        "UnmeiD100": "1D100<={戦闘}",
+        "DiceBot": "2D6>=8",
+    }

@@ -71,6 +71,7 @@ def system_page_data(system: str) -> JSONResponse:
     """What the page shows for a game system (card values, conditions, combat actions): the
     ``webtable.json`` of the system's own folder, ``{}`` for a system without one."""
     from saikoro.systems import manifest
+    from saikoro.table.dispatch import tracker_for
 
     try:
         package = manifest(system).package
@@ -81,4 +82,5 @@ def system_page_data(system: str) -> JSONResponse:
     except TypeError:  # a system that is one module, not a folder (DiceBot)
         found = None
     data = json.loads(found.read_text("utf-8")) if found is not None and found.is_file() else {}
+    data.setdefault("line_example", tracker_for(system).line_example)  # the input's placeholder
     return JSONResponse(data, headers={"Cache-Control": "no-cache"})

@@ -444,7 +444,7 @@ def _next_verb(
 BUILTINS: dict[str, Builtin] = {
     "char": Builtin(
         lambda emit, tracker, args, speaker, ctx: _char(emit, tracker, args, ctx),
-        "/char add PATH [pc|npc] [front|back] · /char list · /char remove 名前",
+        "/char add PATH {options} · /char list · /char remove 名前",
         Message("キャラクターの追加・一覧・削除", "add, list or remove characters"),
     ),
     "combat": Builtin(
@@ -558,15 +558,18 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
     return name
 
 
-#: Lines that are not slash commands, first in /help.
-_LINE_HELP: tuple[tuple[str, Message], ...] = (
-    (
-        "2D6+{体力}>=10",
-        Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
-    ),
-    ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
-    (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
-)
+def _line_help(tracker: Tracker) -> list[tuple[str, Message]]:
+    """Lines that are not slash commands, first in /help (the dice example is the system's)."""
+    return [
+        (
+            tracker.line_example,
+            Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
+        ),
+        ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
+        (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
+    ]
+
+
 _LEAVE_HELP = ("/quit · /exit · Ctrl-D", Message("終了 (saikoro play)", "leave (saikoro play)"))
 
 
@@ -587,8 +590,9 @@ def _described(verb: str, table: dict[str, Message], handler: Any) -> tuple[str,
 def help_entries(tracker: Tracker) -> list[tuple[str, Message]]:
     """Every line the table accepts, generated from the verb tables (:data:`BUILTINS`,
     :data:`GM_BUILTINS`, the tracker's ``verbs`` and ``gm_verbs``), so it cannot drift."""
-    entries = list(_LINE_HELP)
-    entries += [(b.usage, b.help) for b in BUILTINS.values()]
+    entries = _line_help(tracker)
+    options = " ".join(f"[{option}]" for option in tracker.char_options)
+    entries += [(b.usage.replace("{options}", options), b.help) for b in BUILTINS.values()]
     entries += list(GM_BUILTINS.values())
     table = dict(getattr(tracker, "verb_help", {}))
     for verb, handler in getattr(tracker, "gm_verbs", {}).items():
@@ -693,15 +697,17 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if not path.is_absolute():
             path = ctx.base_dir / path
         side = row = None
+        rows = "front|back" in tracker.char_options
         for extra in args[2:]:
             if extra.lower() in ("pc", "npc"):
                 side = extra.lower()
-            elif extra.lower() in ("front", "back", "前衛", "後衛"):
+            elif rows and extra.lower() in ("front", "back", "前衛", "後衛"):
                 row = {"前衛": "front", "後衛": "back"}.get(extra, extra.lower())
             else:
+                words = "/".join("|".join(tracker.char_options).split("|"))
                 raise fail(
-                    f"{extra!r} は pc/npc/front/back ではありません",
-                    f"{extra!r}: expected pc/npc/front/back",
+                    f"{extra!r} は {words} ではありません",
+                    f"{extra!r}: expected {words}",
                 )
         sheet = load_character_file(path, emit.state.system)
         add_sheet(emit, tracker, sheet, side, row, ctx)

@@ -39,6 +39,12 @@ class Tracker:
     #: Other systems' verbs typed here → what this system calls them (``/attack`` → ``/melee``).
     verb_hints: Mapping[str, Message] = MappingProxyType({})
 
+    #: A dice line of this system with a ``{…}`` of the speaker's sheet, for ``/help`` and the
+    #: web page's input placeholder.
+    line_example: ClassVar[str] = "2D6>=8"
+    #: The options of ``/char add PATH …`` (a system with rows adds ``front|back``).
+    char_options: ClassVar[tuple[str, ...]] = ("pc|npc",)
+
     #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
     #: is ``{戦闘}``); an edit of either changes both.
     aliases: ClassVar[dict[str, str]] = {}

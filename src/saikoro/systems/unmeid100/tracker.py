@@ -110,6 +110,7 @@ class UnmeiTracker(Tracker):
         "アーマークラス": "AC",
         "レジストクラス": "RC",
     }
+    line_example: ClassVar[str] = "1D100<={戦闘}"
     #: The sheet's English field names (``/gm set NAME level 5``).
     english_labels: ClassVar[dict[str, str]] = {
         "level": "レベル",
@@ -173,6 +174,26 @@ class UnmeiTracker(Tracker):
             ),
             "fate success|half|cancel|reroll": Message(
                 "運命判定 (UM-FATE-01/02)", "fate check + rescue"
+            ),
+            "gm dying 名前 気絶|死亡|none": Message(
+                "HP 0以下の結果を GM が決める (UM-FATE-04: どれだけ差し迫るかは GM 次第)",
+                "the GM rules the outcome of HP <= 0 (UM-FATE-04: how soon is the GM's call)",
+            ),
+            "gm fate reset": Message(
+                "運命判定の回数を全員回復 (セッション開始、UM-FATE-01)",
+                "refill everyone's fate uses (a new session, UM-FATE-01)",
+            ),
+            "gm place 名前 位置m|none": Message(
+                "キャラクターを一直線上の位置に置く (UM-RANGE-01)",
+                "put a character on the track (UM-RANGE-01)",
+            ),
+            "gm hold 名前 [武器…] [shield]": Message(
+                "手に持っているものを決める (UM-EQUIP-01)",
+                "rule what a character holds (UM-EQUIP-01)",
+            ),
+            "gm cond 名前 状態": Message(
+                "効果を GM が決める状態異常 (呪文など、UM-TABLE-05)",
+                "a condition whose effect the GM rules (a spell's, UM-TABLE-05)",
             ),
         }
         self.gm_verbs = {
