@@ -565,7 +565,10 @@ def _line_help(tracker: Tracker) -> list[tuple[str, Message]]:
             tracker.line_example,
             Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
         ),
-        ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
+        (
+            "@名前 …",
+            Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
+        ),
         (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
     ]
 
