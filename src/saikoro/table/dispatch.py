@@ -700,11 +700,11 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if not path.is_absolute():
             path = ctx.base_dir / path
         side = row = None
-        rows = "front|back" in tracker.char_options
+        has_rows = "front|back" in tracker.char_options
         for extra in args[2:]:
             if extra.lower() in ("pc", "npc"):
                 side = extra.lower()
-            elif rows and extra.lower() in ("front", "back", "前衛", "後衛"):
+            elif has_rows and extra.lower() in ("front", "back", "前衛", "後衛"):
                 row = {"前衛": "front", "後衛": "back"}.get(extra, extra.lower())
             else:
                 words = "/".join("|".join(tracker.char_options).split("|"))

@@ -480,10 +480,10 @@ class UnmeiTracker(Tracker):
     # -- action bookkeeping --------------------------------------------------
     def _moved_this_turn(self, emit: Emit, character: Character) -> bool:
         """Has the character moved in the turn being played (``/move 3`` or ``/move 1``)?"""
-        used = character.fields.get("_used")
+        used: list[Any] = character.fields.get("_used") or []
         return (
             emit.state.combat is not None
-            and bool(used)
+            and len(used) == 3
             and used[:2] == self.turn_key(emit, character.name)
             and used[2] in ("attack", "act")
         )
