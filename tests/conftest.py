@@ -17,28 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_data import real_shared_dir, shared_dir
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-#: A copy of shared/'s test data kept in the repository, for a clone without shared/ beside it.
-SHARED_COPY = REPO / "tests" / "data" / "shared"
-
-
-def real_shared_dir() -> Path | None:
-    """The read-only ``shared/`` folder beside the checkout (or ``$SAIKORO_SHARED_DIR``)."""
-    env = os.environ.get("SAIKORO_SHARED_DIR")
-    candidates = [Path(env)] if env else []
-    candidates += [REPO.parent / "shared", REPO / "shared"]
-    for candidate in candidates:
-        if (candidate / "conformance" / "bcdice").is_dir():
-            return candidate
-    return None
-
-
-def shared_dir() -> Path:
-    """``shared/`` beside the checkout when present (CI), else the repository's copy of it."""
-    return real_shared_dir() or SHARED_COPY
 
 
 @pytest.fixture(scope="session")

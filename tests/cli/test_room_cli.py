@@ -264,3 +264,62 @@ def test_no_password_in_database_errors():
     assert "hunter2secret" not in result.output and "***" in result.output
     room = cli("room", "links", "--db", "postgresql://u:hunter2secret@127.0.0.1:1/x", "--room", "r")
     assert room.exit_code == 2 and "hunter2secret" not in room.output
+
+
+def _sheet_file(folder: Path, name: str) -> str:
+    path = folder / f"sheet-{len(list(folder.glob('sheet-*')))}.json"
+    body = {"system": "LittleWorld", "name": name, "max_hp": 10}
+    body["abilities"] = {"体力": 2, "技巧": 2, "理知": 2}
+    path.write_text(json.dumps(body, ensure_ascii=False), encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("name", ["ボブ", "ＢＯＢ", "GM", "ＧＭ", "gm"])
+def test_play_refuses_a_character_named_like_another_or_the_gm(tmp_path, name):
+    """One character per name after the dice's normalisation, and GM is nobody's name."""
+    db = str(tmp_path / "t.db")
+    made = create(db)
+    gm = ("--token", made["gm_token"])
+    result, out = play(db, [f"/char add {_sheet_file(tmp_path, 'Bob')}"], *gm)
+    assert result.exit_code == 0 and out[0]["ok"], out
+    if name == "ボブ":  # a different name: welcome
+        result, out = play(db, [f"/char add {_sheet_file(tmp_path, name)}"], *gm)
+        assert result.exit_code == 0, out
+        return
+    before = version(db)
+    result, out = play(db, [f"/char add {_sheet_file(tmp_path, name)}"], *gm)
+    assert result.exit_code == 1
+    assert out[0]["reason"] in ("duplicate", "reserved name")
+    assert out[0]["ja"] and out[0]["en"] and out[0]["ja"] != out[0]["en"]
+    assert version(db) == before
+
+
+def test_play_a_gm_line_spoken_as_a_players_character_stays_the_gms(shared):
+    """The GM's trap damage `@アリス :HP-3` is not undone by アリス's player, and the GM's
+    secret roll as アリス is neither shown to nor revealable by her player."""
+    db, made, alice_token, _ = shared
+    gm = ("--token", made["gm_token"])
+    assert play(db, ["@アリス :HP-3"], *gm)[0].exit_code == 0
+    before = version(db)
+    result, out = play(db, ["/undo"], "--token", alice_token)
+    assert result.exit_code == 1 and out[0]["reason"] == "forbidden", out
+    assert version(db) == before
+    result, out = play(db, ["@アリス S2D6 罠"], *gm, rands="6/6,5/6")
+    assert result.exit_code == 0 and "11" in out[0]["text"]
+    result, out = play(db, ["/log 1", "/reveal"], "--token", alice_token)
+    assert "シークレットダイス" in out[0]["text"] and "11" not in out[0]["text"]
+    assert out[1]["ok"] is False
+    result, out = play(db, ["/reveal", "/log 2"], *gm)
+    assert result.exit_code == 0 and "11" in out[1]["text"]
+
+
+def test_play_without_a_token_is_refused_on_a_shared_room(shared):
+    """A room with links is played through them: `--as ゴブリン` without a token would edit the
+    GM's NPC freely."""
+    db, _, _, _ = shared
+    before = version(db)
+    for extra in (("--as", "ゴブリン"), ("--as", "アリス"), ()):
+        result, out = play(db, ["@ゴブリン :HP-5"], *extra)
+        assert result.exit_code == 2 and out[0]["reason"] == "forbidden", (extra, out)
+        assert "--token" in out[0]["ja"] and "--token" in out[0]["en"]
+    assert version(db) == before

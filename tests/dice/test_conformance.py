@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import shared_dir  # tests/conftest.py: shared/ beside the checkout, or its copy
+from shared_data import shared_dir  # shared/ beside the checkout, or its copy
 
 import saikoro
 

@@ -6,7 +6,7 @@ import re
 from html.parser import HTMLParser
 
 from saikoro.i18n import Message
-from saikoro.server.log_html import render_log_html, speaker_colour
+from saikoro.server.log_html import GM_COLOUR, SPEAKER_COLOURS, render_log_html
 from saikoro.table.events import Event
 
 
@@ -60,19 +60,19 @@ def test_the_log_is_self_contained_and_shows_every_line() -> None:
     assert re.search(r'class="roll success" id="e3">.*<span class="result">成功</span>', page)
     assert 'class="roll fumble"' in page
     assert '<li class="system" id="e5">' in page
-    assert "03:04" in page
+    assert "12:04" in page and "日本時間" in page  # 03:04 UTC is 12:04 in Japan
 
 
 def test_each_speaker_keeps_a_colour_of_their_own() -> None:
-    page = render_log_html(
-        "r", "DiceBot", [(2, _chat("ギン", "a")), (3, _chat("クロ", "b")), (4, _chat("ギン", "c"))]
-    )
-    gin, kuro = speaker_colour("ギン"), speaker_colour("クロ")
-    assert gin != kuro
-    assert page.count(f"color:{gin}") == 2 and page.count(f"color:{kuro}") == 1
-    assert speaker_colour("GM") == speaker_colour("ＧＭ")
+    names = ["ギン", "クロ", "アリス", "ゴブリン", "GM", "ＧＭ"]
+    page = render_log_html("r", "DiceBot", [(i, _chat(n, "a")) for i, n in enumerate(names)])
+    colours = re.findall(r'class="who" style="color:([^"]+)"', page)
+    assert colours[:4] == list(SPEAKER_COLOURS[:4])  # distinct, in order of appearance
+    assert colours[4] == colours[5] == GM_COLOUR
+    again = render_log_html("r", "DiceBot", [(9, _chat("ギン", "b")), (10, _chat("ギン", "c"))])
+    assert again.count(f"color:{SPEAKER_COLOURS[0]}") == 2
 
 
 def test_english_log() -> None:
     page = render_log_html("r", "DiceBot", [(2, _chat("Gin", "hello"))], lang="en")
-    assert '<html lang="en">' in page and "1 lines" in page
+    assert '<html lang="en">' in page and "1 lines" in page and "times in UTC" in page

@@ -4,6 +4,8 @@ feeds built on them give every subscriber the room's events in order without gap
 from __future__ import annotations
 
 import asyncio
+import uuid
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from saikoro.server.pubsub import (
 )
 from saikoro.server.table import feed as feed_module
 from saikoro.server.table.feed import FeedHub, events_after
-from saikoro.store.sql import open_store
+from saikoro.store.sql import SqlStore, open_store
 from saikoro.table.session import TableSession
 
 
@@ -171,3 +173,136 @@ def test_postgres_notify_reaches_another_process_listener(postgres_url: str) -> 
         return heard
 
     assert asyncio.run(scenario()) == [("部屋 A", 42)]
+
+
+async def _until(condition: Callable[[], bool], timeout: float = 5.0) -> None:
+    async def waiting() -> None:
+        while not condition():
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(waiting(), timeout)
+
+
+async def _collecting(subscription, count: int) -> asyncio.Task[list[int]]:
+    """Collect in the background, once the subscription's own first read of the store is
+    done (what is appended after that can only come through the hub)."""
+    task = asyncio.create_task(_collect(subscription, count))
+    await _until(lambda: not subscription.resync)
+    return task
+
+
+def test_appends_nobody_announced_reach_subscribers_by_polling(tmp_path: Path) -> None:
+    """Another process (here: another store on the same file) appends and never publishes:
+    the hub's periodic look at the room's end still delivers every event, in order."""
+    session = _session(tmp_path)
+    other = TableSession.open(open_store(str(tmp_path / "feed.db")), session.room.name)
+
+    async def scenario() -> list[int]:
+        hub = FeedHub(session.store, InMemoryPubSub(), poll_seconds=0.05)
+        hub.start()
+        try:
+            subscription = await hub.subscribe(session.room, session.state.version)
+            collecting = await _collecting(subscription, 3)
+            for i in range(3):
+                await asyncio.to_thread(other.run, f"from play {i}")
+            first = await collecting
+            collecting = await _collecting(subscription, 1)
+            await asyncio.to_thread(other.run, "later")
+            return first + await collecting
+        finally:
+            await hub.close()
+
+    assert asyncio.run(scenario()) == [2, 3, 4, 5]
+
+
+def test_polling_queries_only_while_someone_watches_and_stops_at_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(tmp_path)
+    looks: list[list[int]] = []
+    real_room_ends = feed_module.room_ends
+
+    def counted(store: SqlStore, room_ids: Collection[int]) -> dict[int, int]:
+        looks.append(list(room_ids))
+        return real_room_ends(store, room_ids)
+
+    monkeypatch.setattr(feed_module, "room_ends", counted)
+
+    async def scenario() -> tuple[int, int, bool]:
+        hub = FeedHub(session.store, InMemoryPubSub(), poll_seconds=0.01)
+        hub.start()
+        await asyncio.sleep(0.1)
+        idle = len(looks)
+        subscription = await hub.subscribe(session.room, 1)
+        await asyncio.sleep(0.1)
+        watching = len(looks)
+        subscription.close()
+        poller = hub._poller
+        await hub.close()
+        assert poller is not None
+        return idle, watching, poller.done()
+
+    idle, watching, stopped = asyncio.run(scenario())
+    assert idle == 0 and watching >= 2 and stopped
+    assert all(ids == [session.room.id] for ids in looks)
+
+
+def test_a_poll_while_the_database_is_down_is_retried_not_fatal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = _session(tmp_path)
+    failures = [RuntimeError("down")]
+    real_room_ends = feed_module.room_ends
+
+    def flaky(store: SqlStore, room_ids: Collection[int]) -> dict[int, int]:
+        if failures:
+            raise failures.pop()
+        return real_room_ends(store, room_ids)
+
+    monkeypatch.setattr(feed_module, "room_ends", flaky)
+
+    async def scenario() -> list[int]:
+        hub = FeedHub(session.store, InMemoryPubSub(), poll_seconds=0.02)
+        hub.start()
+        try:
+            subscription = await hub.subscribe(session.room, 1)
+            collecting = await _collecting(subscription, 1)
+            await _until(lambda: not failures)  # a look at the room failed
+            await asyncio.to_thread(session.run, "not announced")
+            return await collecting
+        finally:
+            await hub.close()
+
+    assert asyncio.run(scenario()) == [2]
+
+
+@pytest.mark.postgres
+def test_a_store_append_notifies_postgres_listeners_itself(postgres_url: str) -> None:
+    """``saikoro play`` on PostgreSQL never calls publish: its append's own transaction
+    sends the NOTIFY that servers LISTEN for."""
+    store = open_store(postgres_url)
+    session = TableSession.open(store, f"通知-{uuid.uuid4().hex[:8]}", "DiceBot")
+
+    async def scenario() -> list[tuple[str | None, int | None]]:
+        receiver = PostgresPubSub(postgres_url)
+        heard: list[tuple[str | None, int | None]] = []
+        got = asyncio.Event()
+
+        def listener(room: str | None, seq: int | None) -> None:
+            if room == session.room.name:
+                heard.append((room, seq))
+                got.set()
+
+        receiver.add_listener(listener)
+        await receiver.start()
+        try:
+            await asyncio.to_thread(session.run, "こんにちは")
+            await asyncio.wait_for(got.wait(), 10)
+        finally:
+            await receiver.stop()
+        return heard
+
+    try:
+        assert asyncio.run(scenario()) == [(session.room.name, 2)]
+    finally:
+        store.close()

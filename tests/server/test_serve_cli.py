@@ -19,6 +19,13 @@ check_port_free = saikoro.cli.serve._check_port_free  # before the fixture repla
 
 
 @pytest.fixture(autouse=True)
+def in_a_scratch_folder(tmp_path, monkeypatch) -> None:
+    """``serve`` opens its database before uvicorn starts: the default ./saikoro.db and the
+    relative paths below are made here, not in the checkout."""
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture(autouse=True)
 def any_port_is_free(request, monkeypatch) -> None:
     """uvicorn.run is replaced in these tests, so the port need not really be free."""
     if "busy_port" not in request.node.name:
@@ -124,3 +131,57 @@ def test_a_host_name_that_is_not_utf8_is_a_clear_error() -> None:
     )
     assert done.returncode == 1
     assert b"cannot listen" in done.stderr and b"Traceback" not in done.stderr
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.parametrize(
+    ("kind", "why"),
+    [
+        ("postgresql", "Connection refused"),
+        ("missing folder", "unable to open database file"),
+        ("a directory", "unable to open database file"),
+        ("not a database", "file is not a database"),
+    ],
+)
+def test_a_database_that_cannot_be_opened_is_exit_2_before_uvicorn(tmp_path, kind, why) -> None:
+    """The real CLI in a subprocess: ``saikoro play``'s bilingual store message, exit 2, no
+    uvicorn start-up traceback, and neither password of the URL printed."""
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("hello, not SQLite\n" * 100)
+    db = {
+        "postgresql": f"postgresql://postgres:Super%40Secret@127.0.0.1:{_closed_port()}/nodb"
+        "?password=OtherPw",
+        "missing folder": str(tmp_path / "nonexistent" / "dir" / "x.db"),
+        "a directory": str(tmp_path),
+        "not a database": str(not_a_database),
+    }[kind]
+    done = subprocess.run(
+        [sys.executable, "-m", "saikoro", "serve", "--port", "0", "--db", db],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    shown = done.stdout + done.stderr
+    assert done.returncode == 2, shown
+    assert "を開けません" in done.stderr and "cannot open database" in done.stderr
+    assert why in done.stderr
+    for absent in ("Traceback", "StoreError", "Application startup", "Uvicorn running"):
+        assert absent not in shown
+    assert "Super" not in shown and "OtherPw" not in shown
+    if kind == "postgresql":
+        assert "postgres:***@127.0.0.1" in shown and "password=***" in shown
+
+
+def test_the_database_is_checked_in_process_too(tmp_path, monkeypatch) -> None:
+    """Through CliRunner: uvicorn is never reached when the database cannot be opened."""
+    started: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **o: started.append(a))
+    result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "no" / "x.db")])
+    assert result.exit_code == 2 and not started
+    assert "cannot open database" in result.output

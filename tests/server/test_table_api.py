@@ -4,14 +4,17 @@ roles and secrets as each link sees them, refusals, limits, and no token in the 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from .table_live import (
+    Link,
     Room,
     Server,
     create_room,
@@ -312,6 +315,10 @@ def test_spectator_sees_no_secret_and_cannot_speak(room: Room) -> None:
     assert all("(1D100)" not in str(e) for e in events)
     refused = room.spectator.line("こんにちは")
     assert refused.status_code == 403 and refused.json()["reason"] == "forbidden"
+    for reading in ("/state", "/log 3", "/char list", "/help"):  # reading is what they may
+        answer = room.spectator.line(reading)
+        assert answer.status_code == 200 and answer.json()["ok"], (reading, answer.text)
+        assert "(1D100)" not in answer.text
     gm_events = room.gm.events()["events"]
     assert any("(1D100)" in str(e) for e in gm_events)
     log = room.spectator.http.get(f"{room.spectator.path}/log.html")
@@ -398,13 +405,17 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
     bobs = next(link for link in links if link["character"] == "ボブ" and not link["revoked"])
     assert bob.line("まだいる").status_code == 200
 
-    async def scenario() -> tuple[int | None, int]:
+    async def scenario() -> tuple[int | None, int | None]:
         socket = await open_socket(bob)
         revoked = await asyncio.to_thread(
             room.gm.http.post, f"{room.gm.path}/links/{bobs['id']}/revoke"
         )
         assert revoked.status_code == 200
-        refused = await socket.send_line("消されたはず")
+        try:  # the socket is closed at once: no line is taken any more
+            refused: dict | None = await socket.send_line("消されたはず")
+        except ConnectionClosed:
+            refused = None
+        assert refused is None or refused["status"] == 401
         await socket.close()
         late = await open_socket(bob, ready=False)
         try:
@@ -412,12 +423,38 @@ def test_a_revoked_link_is_refused(room: Room) -> None:
                 await late.next_message(timeout=5)
         except Exception:
             pass
-        return late.connection.close_code, refused["status"]
+        return late.connection.close_code, socket.connection.close_code
 
-    close_code, ws_status = asyncio.run(scenario())
-    assert ws_status == 401 and close_code == 4401
+    close_code, open_close_code = asyncio.run(scenario())
+    assert close_code == 4401 and open_close_code == 4401
     assert bob.line("もういない").status_code == 401
     assert bob.http.get(f"{bob.path}/state").status_code == 401
+
+
+def test_a_revoked_links_open_socket_is_closed_at_once(room: Room) -> None:
+    """A kicked player's page stops receiving the moment the GM revokes the link (not at
+    the next heartbeat, 20 s later)."""
+    bob = room.players["ボブ"]
+    links = room.gm.http.get(f"{room.gm.path}/links").json()["links"]
+    bobs = next(link for link in links if link["character"] == "ボブ" and not link["revoked"])
+
+    async def scenario() -> tuple[float, int | None, list[dict]]:
+        socket = await open_socket(bob)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await asyncio.to_thread(room.gm.http.post, f"{room.gm.path}/links/{bobs['id']}/revoke")
+        await asyncio.to_thread(room.gm.say, "ボブには見えないはず")
+        heard = []
+        try:
+            while True:
+                heard.append(await socket.next_message(timeout=5))
+        except Exception:
+            pass
+        return loop.time() - started, socket.connection.close_code, heard
+
+    took, close_code, heard = asyncio.run(scenario())
+    assert close_code == 4401 and took < 5
+    assert not any("見えないはず" in str(message) for message in heard)
 
 
 def test_only_the_gm_manages_links(room: Room) -> None:
@@ -531,3 +568,58 @@ def test_no_token_ever_reaches_the_log(server: Server, room: Room) -> None:
     tokens += [link.token for link in room.players.values()]
     for token in tokens:
         assert token not in log
+
+
+# -- names and lines that would let a player pass for someone else ----------------------------
+
+
+def _lw_sheet(name: str) -> str:
+    return json.dumps(
+        {
+            "system": "LittleWorld",
+            "name": name,
+            "max_hp": 10,
+            "abilities": {"体力": 2, "技巧": 2, "理知": 2},
+        },
+        ensure_ascii=False,
+    )
+
+
+@pytest.mark.parametrize("name", ["ゴブリン１", "ｺﾞﾌﾞﾘﾝ1", "GM", "ＧＭ", "gm", "GM "])
+def test_a_look_alike_or_gm_name_cannot_join(server: Server, name: str) -> None:
+    """ゴブリン１ is ゴブリン1 at the table (and GM the GM's): joining under such a name would
+    speak for that character and read its secrets, so it is refused and nothing changes."""
+    room = create_room(server.base)
+    room.add_character(_lw_sheet("ゴブリン1"), side="npc")
+    before = _snapshot(room)
+    response = httpx.post(
+        f"{room.base}/api/rooms/{quote(room.name, safe='')}/join",
+        json={"invite": room.created["invite_token"], "character": _lw_sheet(name)},
+    )
+    if name.startswith("ｺﾞ"):  # half-width kana is another name: it may join, as itself only
+        assert response.status_code == 200, response.text
+        player = Link(room.base, room.name, response.json()["token"])
+        assert player.line("@ゴブリン1 :HP-9").status_code == 403
+        return
+    assert response.status_code == 409, response.text
+    assert response.json()["reason"] in ("duplicate", "reserved name")
+    assert " / " in response.json()["message"]
+    assert _snapshot(room) == before
+
+
+def test_the_gms_lines_as_a_players_character_stay_the_gms(room: Room) -> None:
+    """The GM's `@アリス :HP-3` (a trap) is not Alice's player's to undo, and the GM's secret
+    roll made as アリス is not shown to her player until revealed."""
+    alice = room.players["アリス"]
+    room.gm.say("@アリス :HP-3")
+    before = _snapshot(room)
+    refused = alice.line("/undo")
+    assert refused.status_code == 403 and refused.json()["reason"] == "forbidden"
+    assert _snapshot(room) == before
+    room.gm.say("@アリス S2D6 罠に気づいたか")
+    secret = alice.events()["events"][-1]
+    assert "シークレットダイス" in secret["text"]["ja"] and "(2D6)" not in str(secret)
+    assert "(2D6)" in str(room.gm.events()["events"][-1])
+    assert alice.line("/reveal").status_code in (403, 422)  # not hers to reveal
+    room.gm.say("/reveal")
+    assert "(2D6)" in str(alice.events()["events"][-2])

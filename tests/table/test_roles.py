@@ -269,12 +269,19 @@ def test_view_state_says_who_reads_and_shows_values_to_owner_and_gm():
 
 @settings(max_examples=200, deadline=None)
 @given(
-    roller=st.sampled_from(["アリス", "ボブ", "ゴブリン", ""]),
-    reader=st.sampled_from([GM, ALICE, BOB, WATCHER, Actor.player()]),
+    roller=st.sampled_from(["アリス", "ボブ", "ゴブリン", "", "ｱﾘｽ", "ALICE", "Alice"]),
+    reader=st.sampled_from(
+        [GM, ALICE, BOB, WATCHER, Actor.player(), Actor.player("Alice"), Actor.player("ALICE")]
+    ),
     revealed=st.booleans(),
+    by_gm=st.booleans(),
     value=st.integers(2, 12),
 )
-def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(roller, reader, revealed, value):
+def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(
+    roller, reader, revealed, by_gm, value
+):
+    """Names must match exactly (``ALICE`` is not ``Alice``'s), and a roll the GM typed —
+    also as a player's character — is the GM's."""
     secret = Event(
         "roll",
         {"command": "S2D6", "result": {"text": f"(2D6) ＞ {value}", "value": value}},
@@ -282,12 +289,32 @@ def test_no_reader_sees_an_unrevealed_secret_that_is_not_theirs(roller, reader, 
         command_id="c1",
         text=Message(f"{roller}: (2D6) ＞ {value}", f"{roller}: (2D6) ＞ {value}"),
         secret=True,
+        by_gm=by_gm,
     )
     seen = view_event(secret, reader, {"c1"} if revealed else set())
-    entitled = revealed or reader.is_gm or (reader.role == "player" and reader.owns(roller))
+    own = reader.role == "player" and bool(roller) and roller in reader.characters
+    entitled = revealed or reader.is_gm or (own and not by_gm)
     assert (seen == secret) is entitled
     if not entitled:
         assert seen.data == {} and not seen.dice and seen.secret
         assert seen.text is not None and f"＞ {value}" not in seen.text.ja + seen.text.en
     plain = Event("chat", {"text": "やあ"}, actor=roller, command_id="c2", text=Message("a", "a"))
     assert view_event(plain, reader, set()) == plain  # only secrets are ever hidden
+
+
+def test_undo_mine_takes_back_only_the_callers_own_line() -> None:
+    """The page's undo button sends `/undo mine`: the GM's click never takes back a player's
+    line (typed `/undo` still does, as a ruling); a player's `/undo` is always `mine`."""
+    t = table()
+    t.run("@ゴブリン :HP-2", GM)
+    t.run(":HP-1", ALICE, speaker="アリス")
+    refused = t.refused("/undo mine", GM)
+    assert refused.reason == "forbidden" and "アリス" in refused.message.ja
+    assert t.refused("/undo please", GM).reason != "forbidden"  # a usage error
+    t.run("/undo mine", ALICE, speaker="アリス")  # hers: taken back
+    assert t.state.characters["アリス"].hp == 12
+    t.run("/undo mine", GM)  # now the newest line is the GM's own
+    assert t.state.characters["ゴブリン"].hp == t.state.characters["ゴブリン"].max_hp
+    t.run(":HP-1", ALICE, speaker="アリス")
+    t.run("/undo", GM)  # typed /undo: the GM takes back anyone's line
+    assert t.state.characters["アリス"].hp == 12

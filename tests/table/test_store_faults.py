@@ -67,6 +67,32 @@ def test_corrupt_page_is_exit_2_without_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize("which", [0.3, 0.5, 0.8])
+def test_a_damaged_page_anywhere_is_refused_before_anything_is_written(
+    tmp_path: Path, which: float
+) -> None:
+    """A page SQLite would not read for this line (an index, an old event) is damaged: the
+    file is refused at open (quick_check), exit 2, and left exactly as it was."""
+    db = tmp_path / "room.db"
+    out = play(
+        str(db), "r", [f"長めの発言 {i} " + "あ" * 200 for i in range(150)], system="LittleWorld"
+    )
+    assert all(line["ok"] for line in out)
+    with sqlite3.connect(db) as conn:
+        page = conn.execute("PRAGMA page_size").fetchone()[0]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    assert pages > 20
+    data = bytearray(db.read_bytes())
+    start = int(pages * which) * page
+    data[start : start + page] = os.urandom(page)
+    db.write_bytes(bytes(data))
+    result = play_text(str(db), ["1D6", "こんにちは"])
+    assert result.exit_code == 2, result.output
+    assert "damaged" in result.stderr and "壊れています" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert db.read_bytes() == bytes(data)
+
+
 def test_garbled_event_after_the_last_snapshot_is_exit_2(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -161,12 +187,21 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_postgresql_down_at_start_is_exit_2_and_hides_the_password() -> None:
-    url = f"postgresql://bob:hunter2-secret@127.0.0.1:{free_port()}/saikoro"
+@pytest.mark.parametrize(
+    ("where", "shown_instead"),
+    [
+        ("bob:hunter2-secret@127.0.0.1:{port}/saikoro", "bob:***@127.0.0.1"),
+        ("bob@127.0.0.1:{port}/saikoro?password=hunter2-secret", "saikoro?password=***"),
+    ],
+)
+def test_postgresql_down_at_start_is_exit_2_and_hides_the_password(
+    where: str, shown_instead: str
+) -> None:
+    url = "postgresql://" + where.format(port=free_port())
     result = play_text(url, ["1D6"], "--system", "LittleWorld")
     assert result.exit_code == 2
     shown = result.stderr + result.stdout
-    assert "hunter2-secret" not in shown and "bob:***@127.0.0.1" in shown
+    assert "hunter2-secret" not in shown and shown_instead in shown
     assert "Traceback" not in shown
 
 
@@ -185,6 +220,42 @@ def test_redact_url(url: str, shown: str) -> None:
 
     assert shown in redact_url(url)
     assert "pw" not in redact_url(url) and "p%40ss" not in redact_url(url)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        (
+            "postgresql://postgres:Super%40Secret@127.0.0.1:1/nodb?password=OtherPw",
+            "postgresql://postgres:***@127.0.0.1:1/nodb?password=***",
+        ),
+        (
+            "postgresql://u@h/d?sslmode=require&sslpassword=OtherPw&application_name=gm",
+            "postgresql://u@h/d?application_name=gm&sslmode=require&sslpassword=***",
+        ),
+        ("postgres://h/d?PassWord=OtherPw&password=OtherPw2", "?PassWord=***&password=***"),
+        ("postgresql://a:b@[::1/d?password=OtherPw", "postgresql://a:***@[::1/d?password=***"),
+    ],
+)
+def test_redact_url_hides_a_password_given_as_a_query_parameter(url: str, shown: str) -> None:
+    """libpq takes ``password`` (and ``sslpassword``) as query parameters too."""
+    from saikoro.store.sql import redact_url
+
+    assert shown in redact_url(url)
+    assert "Super" not in redact_url(url) and "OtherPw" not in redact_url(url)
+
+
+def test_every_password_of_a_url_is_known_for_hiding_in_driver_messages() -> None:
+    """The store replaces these values in a driver's text, then hides URLs quoted there."""
+    from saikoro.store.sql import _secrets_of, hide_url_secrets
+
+    url = "postgresql+psycopg://u:p%40ss@h/d?password=OtherPw&sslpassword=Key&sslmode=require"
+    assert _secrets_of(url) == ["OtherPw", "p@ss", "Key"]
+    assert _secrets_of("sqlite:///tmp/x.db") == []
+    quoted = 'no server at "postgresql://u:p@h/d?password=OtherPw&sslmode=require"'
+    assert hide_url_secrets(quoted) == (
+        'no server at "postgresql://u:***@h/d?password=***&sslmode=require"'
+    )
 
 
 def _pg_script(action: str, port: int, directory: str) -> subprocess.CompletedProcess[str]:

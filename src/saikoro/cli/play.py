@@ -4,16 +4,18 @@
                  [--token TOKEN] [--rands V/S,…] [--json]
 
 Who plays: with ``--token`` (or ``$SAIKORO_TOKEN``) the holder of that link of the room
-(``saikoro room create``): its GM, the player of its character, or a spectator. Without
-it ``--gm`` is the GM — refused on a room that has a GM link — and otherwise a player of
-the ``--as`` character. The table's roles (docs/play.md) apply to every line.
+(``saikoro room create``): its GM, the player of its character, or a spectator; a room
+that has a GM link is played only that way. On a room without links ``--gm`` is the GM
+and otherwise a player of the ``--as`` character. The table's roles (docs/play.md) apply
+to every line.
 
 Reads chat lines — an interactive prompt with history when stdin is a terminal, plain
 UTF-8 lines otherwise (a line that is not UTF-8 is refused) — and prints each result until
 ``/quit``, ``/exit`` or the end of the input. The exit status is 1 when a line was refused
 (or scripted dice were left over), 2 when the room cannot be opened or the database failed
 (down, damaged) while playing. Other people's text is shown with its control characters
-escaped (``\x1b``), so a chat line cannot drive the terminal.
+escaped (``\x1b``) and its bidi formatting characters too (``\u202e``), so a chat line
+cannot drive the terminal or reverse the text shown.
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ def run_play(
     from saikoro.errors import SaikoroError
     from saikoro.i18n import Message, current_lang
     from saikoro.store import StoreError, open_store
+    from saikoro.table.actors import find_name
     from saikoro.table.session import TableSession
     from saikoro.transfer import register_with_table
 
@@ -186,7 +189,12 @@ def run_play(
         scripted = ScriptedSource(parse_rands(rands)) if rands is not None else None
         store = open_store(db)
         actor = _actor(store, room, gm, token)
-        if actor is not None and speaker and not actor.is_gm and not actor.owns(speaker):
+        if (
+            actor is not None
+            and speaker
+            and not actor.is_gm
+            and find_name(speaker, actor.characters) is None
+        ):
             raise SaikoroError(
                 Message(
                     f"{speaker} はこのリンクのキャラクターではありません (--as)",
@@ -269,8 +277,8 @@ def run_play(
 
 
 def _actor(store: Any, room: str, gm: bool, token: str | None) -> Any:
-    """Who plays: the token's link holder; ``--gm`` without one only on a room that has no
-    GM link; None (``--gm`` / ``--as`` as given) otherwise."""
+    """Who plays: the token's link holder; without a token only on a room that has no GM
+    link, as ``--gm`` / ``--as`` say (None)."""
     from saikoro.errors import SaikoroError
     from saikoro.i18n import Message
     from saikoro.store import LinkStore
@@ -287,11 +295,21 @@ def _actor(store: Any, room: str, gm: bool, token: str | None) -> Any:
                 reason="forbidden",
             )
         return actor
-    if gm and LinkStore(store).has_live(room, "gm"):
+    if LinkStore(store).has_live(room, "gm"):  # a shared room: its links say who is who
+        if gm:
+            raise SaikoroError(
+                Message(
+                    f"部屋 {room!r} には GM リンクがあります: --gm には --token (GM のトークン) が必要です",
+                    f"room {room!r} has a GM link: --gm needs --token with the GM's token",
+                ),
+                reason="forbidden",
+            )
         raise SaikoroError(
             Message(
-                f"部屋 {room!r} には GM リンクがあります: --gm には --token (GM のトークン) が必要です",
-                f"room {room!r} has a GM link: --gm needs --token with the GM's token",
+                f"部屋 {room!r} はリンクで共有されています: --token で自分のリンクのトークンを"
+                "指定してください (GM は saikoro room links で確認できます)",
+                f"room {room!r} is shared through links: give your link's token with --token "
+                "(the GM can list them with saikoro room links)",
             ),
             reason="forbidden",
         )

@@ -108,6 +108,7 @@ def serve(
         )
         raise typer.Exit(2)
     _check_port_free(host, port)
+    _check_database(db)
     proxies = sorted(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
     settings: dict[str, Any] = {
         "db": db,
@@ -206,6 +207,22 @@ def _check_port_free(host: str, port: int) -> None:
             err=True,
         )
         raise typer.Exit(1) from None
+
+
+def _check_database(db: str) -> None:
+    """Open the database once before uvicorn starts: one that cannot be opened (no server
+    there, a missing folder, a file that is not a database, no PostgreSQL driver…) gets
+    ``saikoro play``'s bilingual message and exit status 2, not a traceback from the
+    app's start-up."""
+    from saikoro.cli.report import print_error
+    from saikoro.errors import SaikoroError
+    from saikoro.store import open_store
+
+    try:
+        open_store(db).close()
+    except SaikoroError as error:  # the URL is shown without its passwords
+        print_error(error)
+        raise typer.Exit(2) from None
 
 
 def register(app: typer.Typer) -> None:

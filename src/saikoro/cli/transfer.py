@@ -39,7 +39,7 @@ def _fail(error: SaikoroError) -> typer.Exit:
 
 def _read_input(name: str) -> bytes:
     from saikoro.transfer import MAX_FILE_BYTES
-    from saikoro.transfer.labels import TransferError
+    from saikoro.transfer.labels import TransferError, cannot_read
 
     try:
         if name == "-":
@@ -49,9 +49,7 @@ def _read_input(name: str) -> bytes:
         else:
             raw = Path(name).read_bytes()
     except OSError as error:
-        raise TransferError(
-            Message(f"{name} を読めません: {error}", f"cannot read {name}: {error}")
-        ) from None
+        raise cannot_read(name, error) from None
     if raw is None or len(raw) > MAX_FILE_BYTES:
         raise TransferError(Message(f"{name} が大きすぎます", f"{name} is too large"))
     return raw
@@ -85,6 +83,7 @@ def _run_import(
             system,
             name=name,
             accept_ambiguous=accept_ambiguous,
+            file_name="stdin" if file == "-" else file,
         )
         sheets = [sheet for sheet, _ in results]
         if len(sheets) > 1 and out and out != "-":

@@ -36,8 +36,11 @@ API for command modules
     (the system's ``sides_implicit_d``).
 
 A parse error is :class:`ParseFailure` (internal, never leaves a command module:
-the command answers None). Nesting deeper than :data:`MAX_NESTING` parentheses
-raises :class:`NestingTooDeepError`, a :class:`~saikoro.errors.SaikoroError`.
+the command answers None). ``parse_add``/``parse_term`` read and evaluate without
+recursion, so arithmetic nests as deep as the input allows (as in BCDice); a parser
+that recurses (AddDice's) calls ``TokenStream.enter``, which raises
+:class:`NestingTooDeepError` (a :class:`~saikoro.errors.SaikoroError`) past
+:data:`MAX_NESTING` parentheses.
 """
 
 from __future__ import annotations
@@ -81,7 +84,8 @@ __all__ = [
     "tokenize",
 ]
 
-#: Deepest parenthesis nesting accepted (BCDice has no limit; 10240 characters allow 5000).
+#: Deepest parenthesis nesting a recursive parser accepts (``TokenStream.enter``; BCDice has
+#: no limit, 10240 characters allow 5000: the arithmetic here has none either).
 MAX_NESTING = 100
 
 Token = tuple[str, Any]
@@ -292,7 +296,11 @@ class TokenStream:
 
 
 class Expr:
-    """A dice-free arithmetic expression node."""
+    """A dice-free arithmetic expression node.
+
+    ``eval`` and ``output`` walk the tree with explicit stacks (:func:`_postfix`,
+    :func:`_pieces`), never recursively: ``C(((…)))`` nests as deep as BCDice allows (the
+    10240-character input bound: about 5000 levels)."""
 
     __slots__ = ()
 
@@ -301,6 +309,29 @@ class Expr:
 
     def output(self) -> str:
         raise NotImplementedError
+
+
+class _Compound(Expr):
+    """A node with operands: its postfix steps and its text are made once (a parsed
+    expression is cached and may be evaluated many times, ``x100 C(…)``)."""
+
+    __slots__ = ("_steps", "_text")
+
+    def __init__(self) -> None:
+        self._steps: list[_Step] | None = None
+        self._text: str | None = None
+
+    def eval(self, round_type: str = "floor") -> int:
+        steps = self._steps
+        if steps is None:
+            steps = self._steps = _postfix(self)
+        return _evaluate(steps, round_type)
+
+    def output(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "".join(_pieces(self))
+        return text
 
 
 class Number(Expr):
@@ -316,37 +347,26 @@ class Number(Expr):
         return str(self.value)
 
 
-class Negative(Expr):
+class Negative(_Compound):
     """``count`` unary minuses before ``body`` (kept as one node: no deep trees)."""
 
     __slots__ = ("body", "count")
 
     def __init__(self, body: Expr, count: int = 1) -> None:
+        super().__init__()
         self.body = body
         self.count = count
 
-    def eval(self, round_type: str = "floor") -> int:
-        value = self.body.eval(round_type)
-        return -value if self.count % 2 else value
 
-    def output(self) -> str:
-        return "-" * self.count + self.body.output()
-
-
-class Parenthesis(Expr):
+class Parenthesis(_Compound):
     __slots__ = ("body",)
 
     def __init__(self, body: Expr) -> None:
+        super().__init__()
         self.body = body
 
-    def eval(self, round_type: str = "floor") -> int:
-        return self.body.eval(round_type)
 
-    def output(self) -> str:
-        return "(" + self.body.output() + ")"
-
-
-class BinaryOp(Expr):
+class BinaryOp(_Compound):
     """A left-associative chain ``first op operand op operand …`` (kept flat: no deep trees).
 
     ``rest`` holds ``(op, operand, rounding)``; ``op`` is ``+ - * /`` and ``rounding``
@@ -356,30 +376,86 @@ class BinaryOp(Expr):
     __slots__ = ("first", "rest")
 
     def __init__(self, first: Expr, rest: list[tuple[str, Expr, str]]) -> None:
+        super().__init__()
         self.first = first
         self.rest = rest
 
-    def eval(self, round_type: str = "floor") -> int:
-        value = self.first.eval(round_type)
-        for op, operand, rounding in self.rest:
-            rhs = operand.eval(round_type)
-            if op == "+":
-                value += rhs
-            elif op == "-":
-                value -= rhs
-            elif op == "*":
-                value *= rhs
-            else:
-                value = divide(value, rhs, rounding, round_type)
-        return value
 
-    def output(self) -> str:
-        parts = [self.first.output()]
-        for op, operand, rounding in self.rest:
-            parts.append(op)
-            parts.append(operand.output())
-            parts.append(rounding)
-        return "".join(parts)
+#: One step of an expression in postfix order: a number, ``("neg", count)`` or
+#: ``(op, rounding)`` applied to the two values before it.
+_Step = int | tuple[str, Any]
+
+
+def _postfix(root: Expr) -> list[_Step]:
+    """``root`` in postfix order (operands before their operator), left to right."""
+    steps: list[_Step] = []
+    todo: list[Expr | tuple[str, Any]] = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Number):
+            steps.append(item.value)
+        elif isinstance(item, Parenthesis):
+            todo.append(item.body)
+        elif isinstance(item, Negative):
+            todo.append(("neg", item.count))
+            todo.append(item.body)
+        elif isinstance(item, BinaryOp):
+            for op, operand, rounding in reversed(item.rest):
+                todo.append((op, rounding))
+                todo.append(operand)
+            todo.append(item.first)
+        elif isinstance(item, tuple):
+            steps.append(item)
+    return steps
+
+
+def _evaluate(steps: list[_Step], round_type: str) -> int:
+    """The value of postfix ``steps``, left to right as BCDice computes it (the first
+    division by zero raises ``ZeroDivisionError``)."""
+    values: list[int] = []
+    push, pop = values.append, values.pop
+    for step in steps:
+        if isinstance(step, int):
+            push(step)
+            continue
+        op, detail = step
+        if op == "neg":
+            if detail % 2:
+                values[-1] = -values[-1]
+        elif op == "+":
+            rhs = pop()
+            values[-1] += rhs
+        elif op == "-":
+            rhs = pop()
+            values[-1] -= rhs
+        elif op == "*":
+            rhs = pop()
+            values[-1] *= rhs
+        else:
+            rhs = pop()
+            values[-1] = divide(values[-1], rhs, detail, round_type)
+    return values[0]
+
+
+def _pieces(root: Expr) -> list[str]:
+    """The printed pieces of ``root``, in order."""
+    pieces: list[str] = []
+    todo: list[Expr | str] = [root]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            pieces.append(item)
+        elif isinstance(item, Number):
+            pieces.append(str(item.value))
+        elif isinstance(item, Parenthesis):
+            todo += [")", item.body, "("]
+        elif isinstance(item, Negative):
+            todo += [item.body, "-" * item.count]
+        elif isinstance(item, BinaryOp):
+            for op, operand, rounding in reversed(item.rest):
+                todo += [rounding, operand, op]
+            todo.append(item.first)
+    return pieces
 
 
 _ROUNDING = {"U": "C", "C": "C", "R": "R", "F": "F"}
@@ -401,63 +477,105 @@ def parse_rounding(stream: TokenStream, ceil_letter: str = "C") -> str:
 
 def parse_add(stream: TokenStream, keep_parens: bool = False) -> Expr:
     """BCDice's ``add`` rule over ``stream``; raises :class:`ParseFailure`."""
-    terms: list[tuple[str, Expr, str]] = []
-    first = _parse_mul(stream, keep_parens)
-    while True:
-        kind = stream.kind()
-        if kind == "+" or kind == "-":
-            stream.pos += 1
-            terms.append((kind, _parse_mul(stream, keep_parens), ""))
-        else:
-            break
-    return BinaryOp(first, terms) if terms else first
-
-
-def _parse_mul(stream: TokenStream, keep_parens: bool) -> Expr:
-    factors: list[tuple[str, Expr, str]] = []
-    first = _parse_unary(stream, keep_parens)
-    while True:
-        kind = stream.kind()
-        if kind == "*":
-            stream.pos += 1
-            factors.append(("*", _parse_unary(stream, keep_parens), ""))
-        elif kind == "/":
-            stream.pos += 1
-            operand = _parse_unary(stream, keep_parens)
-            factors.append(("/", operand, parse_rounding(stream)))
-        else:
-            break
-    return BinaryOp(first, factors) if factors else first
-
-
-def _parse_unary(stream: TokenStream, keep_parens: bool) -> Expr:
-    negative = 0
-    while True:
-        kind = stream.kind()
-        if kind == "+":
-            stream.pos += 1
-        elif kind == "-":
-            stream.pos += 1
-            negative += 1
-        else:
-            break
-    body = parse_term(stream, keep_parens)
-    # Each unary minus is its own node in BCDice's arithmetic: "--1" prints as "--1".
-    return Negative(body, negative) if negative else body
+    return _parse(stream, keep_parens, term_only=False)
 
 
 def parse_term(stream: TokenStream, keep_parens: bool = False) -> Expr:
     """``( add )`` or a number."""
-    token = stream.next()
-    if token[0] == "NUMBER":
-        return Number(token[1])
-    if token[0] == "(":
-        stream.enter()
-        inner = parse_add(stream, keep_parens)
-        stream.expect(")")
-        stream.leave()
-        return Parenthesis(inner) if keep_parens else inner
-    raise ParseFailure(f"unexpected {token[0]}")
+    return _parse(stream, keep_parens, term_only=True)
+
+
+class _Level:
+    """An ``add`` being read inside one pair of parentheses (or at the top)."""
+
+    __slots__ = ("add_first", "add_op", "add_rest", "mul_first", "mul_op", "mul_rest", "negative")
+
+    def __init__(self) -> None:
+        self.add_first: Expr | None = None
+        self.add_rest: list[tuple[str, Expr, str]] = []
+        self.add_op: str | None = None
+        self.mul_first: Expr | None = None
+        self.mul_rest: list[tuple[str, Expr, str]] = []
+        self.mul_op: str | None = None
+        self.negative = 0  # unary minuses before the parenthesis this level is inside
+
+    def factor(self, operand: Expr, stream: TokenStream) -> None:
+        """``operand`` read: the next factor (a divisor takes its rounding suffix)."""
+        if self.mul_op is None:
+            self.mul_first = operand
+        else:
+            rounding = parse_rounding(stream) if self.mul_op == "/" else ""
+            self.mul_rest.append((self.mul_op, operand, rounding))
+            self.mul_op = None
+
+    def term(self) -> None:
+        """The factors read so far are one term of the sum."""
+        assert self.mul_first is not None
+        product = BinaryOp(self.mul_first, self.mul_rest) if self.mul_rest else self.mul_first
+        if self.add_op is None:
+            self.add_first = product
+        else:
+            self.add_rest.append((self.add_op, product, ""))
+        self.mul_first, self.mul_rest = None, []
+
+    def close(self) -> Expr:
+        self.term()
+        assert self.add_first is not None
+        return BinaryOp(self.add_first, self.add_rest) if self.add_rest else self.add_first
+
+
+def _parse(stream: TokenStream, keep_parens: bool, term_only: bool) -> Expr:
+    """The ``add`` rule (or, ``term_only``, one number or parenthesis) without recursion:
+    each open parenthesis saves its :class:`_Level` on a stack, so nesting is bounded only
+    by the input's length, as in BCDice."""
+    levels: list[_Level] = []
+    level = _Level()
+    wrapped = False  # term_only with "(": the outermost level is itself parenthesized
+    if term_only:
+        token = stream.next()
+        if token[0] == "NUMBER":
+            return Number(token[1])
+        if token[0] != "(":
+            raise ParseFailure(f"unexpected {token[0]}")
+        wrapped = True
+    while True:
+        negative = 0
+        kind = stream.kind()
+        while kind == "+" or kind == "-":
+            stream.pos += 1
+            negative += kind == "-"
+            kind = stream.kind()
+        token = stream.next()
+        if token[0] == "(":
+            level.negative = negative
+            levels.append(level)
+            level = _Level()
+            continue
+        if token[0] != "NUMBER":
+            raise ParseFailure(f"unexpected {token[0]}")
+        operand: Expr = Number(token[1])
+        while True:  # an operand is read: continue its level, or close levels
+            # Each unary minus is its own node in BCDice's arithmetic: "--1" prints "--1".
+            level.factor(Negative(operand, negative) if negative else operand, stream)
+            kind = stream.kind()
+            if kind == "*" or kind == "/":
+                stream.pos += 1
+                level.mul_op = kind
+                break
+            if kind == "+" or kind == "-":
+                stream.pos += 1
+                level.term()
+                level.add_op = kind
+                break
+            expr = level.close()
+            if not levels and not wrapped:
+                return expr
+            stream.expect(")")
+            operand = Parenthesis(expr) if keep_parens else expr
+            if not levels:
+                return operand
+            level = levels.pop()
+            negative = level.negative
 
 
 @lru_cache(maxsize=1024)

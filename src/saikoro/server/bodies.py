@@ -24,6 +24,7 @@ from saikoro.server.jobs import RollJob
 SAIKORO_LIMIT_STATUS: dict[str, int] = {
     "bad request": 400,
     "input too long": 400,
+    "expression too deeply nested": 400,  # AddDice past 100 levels (Calc has no bound)
     "output too long": 400,
     "repeat too long": 400,
     "request timeout": 408,

@@ -2,16 +2,17 @@
 
 Pure: numbered events (already filtered by ``view_event`` for the reader) in, a page out.
 Inline CSS only — no script, font, image or any other request — so the file opens
-offline and can be published as is. Each speaker has a colour of their own (stable: from
-a hash of the name), dice results are marked (the result after the last ``＞``, and
+offline and can be published as is. Each speaker has a colour of their own (distinct
+colours in order of first appearance), times are Japan time in a Japanese log and UTC in an
+English one (said at the top), dice results are marked (the result after the last ``＞``, and
 success / failure / critical / fumble classes), rule notices and status changes are
 shown as quieter system lines.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta, timezone
 from html import escape
 
 from saikoro.table.events import CHAT, ROLL, Event
@@ -39,17 +40,39 @@ li.system{color:#666;font-size:.9em;background:#f3f3f3}
 """
 
 
-def speaker_colour(name: str) -> str:
-    """A readable colour of one's own per speaker (the same in every log)."""
-    if name.upper() in GM_NAMES:
-        return "#c0392b"
-    digest = hashlib.sha256(name.encode("utf-8")).digest()
-    hue = int.from_bytes(digest[:2], "big") % 360
-    return f"hsl({hue},60%,35%)"
+#: The GM's colour, and the speakers' in order of first appearance: dark enough to read on
+#: the page's background and far enough apart to tell (after these, they repeat).
+GM_COLOUR = "#c0392b"
+SPEAKER_COLOURS = (
+    "#1f5fbf", "#1e7b34", "#8e44ad", "#b35900", "#00797a", "#a0226a",
+    "#4b5c00", "#5b3cc4", "#7a4a1e", "#006ea8", "#8a1c1c", "#2f6f4f",
+)  # fmt: skip
+
+#: The clock of the log's times per language (a Japanese group plays on Japan time).
+CLOCKS = {"ja": (timezone(timedelta(hours=9)), "時刻は日本時間 (JST)"), "en": (UTC, "times in UTC")}
 
 
-def _time(at: str) -> str:
-    return at[11:16] if len(at) >= 16 else ""
+class SpeakerColours:
+    """Each speaker's colour in one log."""
+
+    def __init__(self) -> None:
+        self.given: dict[str, str] = {}
+
+    def __call__(self, name: str) -> str:
+        if name.upper() in GM_NAMES:
+            return GM_COLOUR
+        if name not in self.given:
+            self.given[name] = SPEAKER_COLOURS[len(self.given) % len(SPEAKER_COLOURS)]
+        return self.given[name]
+
+
+def _time(at: str, lang: str) -> str:
+    try:
+        moment = datetime.fromisoformat(at)
+    except ValueError:
+        return ""
+    clock = CLOCKS.get(lang, CLOCKS["en"])[0]
+    return moment.astimezone(clock).strftime("%H:%M") if moment.tzinfo else ""
 
 
 def _outcome_class(event: Event) -> str:
@@ -68,7 +91,9 @@ def _roll_body(text: str) -> str:
     return f'<span class="dice">{escape(head)}{sep}</span> <span class="result">{escape(tail.strip())}</span>'
 
 
-def render_line(seq: int, event: Event, lang: str) -> str | None:
+def render_line(
+    seq: int, event: Event, lang: str, colours: SpeakerColours | None = None
+) -> str | None:
     """One ``<li>`` of the log, or None for an event with nothing to show."""
     if event.text is None:
         return None
@@ -80,11 +105,13 @@ def render_line(seq: int, event: Event, lang: str) -> str | None:
         text = text[len(prefix) :]
     elif speaking and ": " in text:  # a speaker shown by the core (GM / プレイヤー)
         who, _, text = text.partition(": ")
-    time = f'<span class="time">{escape(_time(event.at))}</span>'
+    time = f'<span class="time">{escape(_time(event.at, lang))}</span>'
     if not speaking:
         return f'<li class="system" id="e{seq}">{time}{escape(event.text.text(lang))}</li>'
     name = (
-        f'<span class="who" style="color:{speaker_colour(who)}">{escape(who)}</span>' if who else ""
+        f'<span class="who" style="color:{(colours or SpeakerColours())(who)}">{escape(who)}</span>'
+        if who
+        else ""
     )
     if event.kind == ROLL:
         classes = " ".join(c for c in ("roll", _outcome_class(event)) if c)
@@ -95,9 +122,11 @@ def render_line(seq: int, event: Event, lang: str) -> str | None:
 
 def render_log_html(room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja") -> str:
     """The whole page."""
-    lines = [line for seq, event in numbered if (line := render_line(seq, event, lang))]
+    colours = SpeakerColours()
+    lines = [line for seq, event in numbered if (line := render_line(seq, event, lang, colours))]
     title = f"{room} — saikoro log"
     count = f"{len(lines)} 行" if lang == "ja" else f"{len(lines)} lines"
+    count += f" · {CLOCKS.get(lang, CLOCKS['en'])[1]}"
     return (
         "<!doctype html>\n"
         f'<html lang="{escape(lang)}"><head><meta charset="utf-8">'

@@ -7,7 +7,13 @@ one, or a reconnect with ``after``, catches up). DESIGN.md "Sharing a table":
 - :class:`InMemoryPubSub` — one process (the SQLite default): listeners are called directly.
 - :class:`PostgresPubSub` — several processes or hosts on one PostgreSQL database:
   ``NOTIFY saikoro_events`` with a JSON payload, and one ``LISTEN`` connection per process
-  (psycopg 3, async) that calls the same listeners. No broker of our own.
+  (psycopg 3, async) that calls the same listeners. No broker of our own. The store's
+  append sends the same NOTIFY in its own transaction (:mod:`saikoro.store.sql`), so an
+  append by any process — ``saikoro play`` too — is heard; a server's own ``publish``
+  after its lines repeats it, and the feeds drop the repeat (nothing past what they have).
+
+Whatever is not notified at all (``saikoro play`` on SQLite) the feeds find by looking at
+the watched rooms' ends every second (:class:`~saikoro.server.table.feed.FeedHub`).
 
 ``pubsub_for(db_url)`` picks the implementation from the database URL.
 """
@@ -21,10 +27,10 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-log = logging.getLogger("saikoro.server.pubsub")
+from saikoro.store.sql import NOTIFY_CHANNEL as CHANNEL
+from saikoro.store.sql import notify_payload as _encode
 
-#: The PostgreSQL channel every saikoro server listens on.
-CHANNEL = "saikoro_events"
+log = logging.getLogger("saikoro.server.pubsub")
 
 #: ``listener(room, seq)``: room ``room`` has events up to ``seq`` (``seq`` None: anything
 #: may have been missed — after the LISTEN connection was lost — so re-read every room).
@@ -77,10 +83,6 @@ def psycopg_conninfo(db_url: str) -> str:
 
     url = make_url(database_url(db_url)).set(drivername="postgresql")
     return url.render_as_string(hide_password=False)
-
-
-def _encode(room: str, seq: int) -> str:
-    return json.dumps({"room": room, "seq": seq}, ensure_ascii=False)
 
 
 def _decode(payload: str) -> tuple[str, int] | None:

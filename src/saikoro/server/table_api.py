@@ -30,7 +30,6 @@ from saikoro.server.table.errors import (
     TableApiError,
     no_database,
     rate_limited,
-    read_only,
     refusal_body,
     status_for,
     too_many_connections,
@@ -181,9 +180,8 @@ def refusal_response(error: SaikoroError) -> JSONResponse:
 
 
 def check_line(service: TableService, caller: Caller, line: str) -> None:
-    """Refusals the transport makes before the core sees the line."""
-    if caller.actor.role == "spectator":
-        raise read_only()
+    """Refusals the transport makes before the core sees the line (the core decides what
+    each role may do: a spectator only reads, e.g. ``/state``)."""
     if len(line) > MAX_INPUT_LENGTH:
         from saikoro.dice.normalize import InputTooLongError
 
@@ -419,6 +417,8 @@ async def revoke_link(room: str, link_id: str, request: Request) -> dict[str, An
     service = table_service(request)
     caller = await caller_for_request(request, room)
     await asyncio.to_thread(revoke, service.store, room, link_id, by=caller.link)
+    for end in list(service.socket_enders.get(link_id, ())):  # its open sockets end now
+        await end()
     return {"ok": True}
 
 
@@ -442,9 +442,18 @@ async def room_socket(
     if full is not None:
         await _refuse(websocket, too_many_connections(full), WS_TOO_MANY)
         return
+
+    async def end_as_revoked() -> None:
+        await _refuse(websocket, unauthorized(), WS_UNAUTHORIZED)
+
+    enders = service.socket_enders.setdefault(caller.link.id, set())
+    enders.add(end_as_revoked)
     try:
         await _RoomSocket(service, websocket, caller, token or "", after).serve()
     finally:
+        enders.discard(end_as_revoked)
+        if not enders:
+            service.socket_enders.pop(caller.link.id, None)
         service.caps.release(caller.room.name, caller.link.id)
 
 

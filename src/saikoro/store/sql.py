@@ -6,6 +6,10 @@ room's version from the version the writer saw to the new one
 written and :class:`VersionConflict` tells the caller to re-read and try again. The
 events' ``(room, seq)`` primary key is a second guard. A process killed mid-append
 leaves the room at its last committed event (the transaction never commits).
+
+On PostgreSQL the same transaction sends ``NOTIFY saikoro_events`` (delivered when it
+commits), so servers listening there hear of every append — also one made by
+``saikoro play`` — at once.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
+    DatabaseError,
     IntegrityError,
     OperationalError,
     ProgrammingError,
@@ -58,6 +63,9 @@ T = TypeVar("T")
 
 #: A snapshot is written every this many events (a cache: replay never needs it).
 SNAPSHOT_EVERY = 500
+
+#: The PostgreSQL channel each append notifies and every saikoro server listens on.
+NOTIFY_CHANNEL = "saikoro_events"
 
 metadata = MetaData()
 
@@ -95,24 +103,47 @@ class StoreError(SaikoroError):
 
 
 _PASSWORD_IN_URL = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")
+#: A secret given as a query parameter: libpq's ``password`` and ``sslpassword``, and any
+#: other key that names a password or a secret (``?password=…&sslmode=…``).
+_SECRET_IN_QUERY = re.compile(
+    r"([?&][^=&#\s]*(?:password|passwd|pwd|secret)[^=&#\s]*=)[^&#\s]*", re.IGNORECASE
+)
+
+
+def notify_payload(room: str, seq: int) -> str:
+    """The NOTIFY payload "room ``room`` has events up to ``seq``"."""
+    return json.dumps({"room": room, "seq": seq}, ensure_ascii=False)
+
+
+def hide_url_secrets(text: str) -> str:
+    """``text`` with every password of a URL in it shown as ``***``: the one before the
+    ``@`` and those given as query parameters."""
+    return _SECRET_IN_QUERY.sub(r"\1***", _PASSWORD_IN_URL.sub(r"\1***@", text))
 
 
 def redact_url(url_or_path: str) -> str:
-    """A database URL fit to print: its password shown as ``***`` (a path is unchanged)."""
+    """A database URL fit to print: its passwords shown as ``***`` (a path is unchanged)."""
     if "://" not in url_or_path:
         return url_or_path
     try:
-        return make_url(url_or_path).render_as_string(hide_password=True)
+        shown = make_url(url_or_path).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):
-        return _PASSWORD_IN_URL.sub(r"\1***@", url_or_path)
+        shown = url_or_path
+    return hide_url_secrets(shown)
 
 
-def _password_of(url: str) -> str | None:
+def _secrets_of(url: str) -> list[str]:
+    """The passwords in a database URL (before the ``@`` and as query parameters), longest
+    first: the values to hide in a driver's message."""
     try:
-        password = make_url(url).password
+        parsed = make_url(url)
     except (ArgumentError, ValueError):
-        return None
-    return str(password) if password else None
+        return []
+    found = [str(parsed.password)] if parsed.password else []
+    for key, value in parsed.query.items():
+        if _SECRET_IN_QUERY.match(f"?{key}="):
+            found.extend([value] if isinstance(value, str) else value)
+    return sorted({secret for secret in found if secret}, key=len, reverse=True)
 
 
 #: A record that cannot be read back (garbled JSON, a shape saikoro never wrote).
@@ -150,7 +181,7 @@ class SqlStore:
         url = database_url(url_or_path)
         self.url = url
         self.shown_url = redact_url(url_or_path)
-        self._password = _password_of(url)
+        self._secrets = _secrets_of(url)
         if url.startswith("postgresql+psycopg"):
             require_extra("psycopg", "postgres", Message("PostgreSQL", "PostgreSQL"))
         try:
@@ -160,6 +191,8 @@ class SqlStore:
             else:
                 self.engine = create_engine(url, pool_pre_ping=True)
             self._create_tables()
+            if url.startswith("sqlite"):
+                self._check_sqlite_file()
         except (SQLAlchemyError, ImportError, ValueError) as error:
             raise StoreError(
                 Message(
@@ -187,13 +220,32 @@ class SqlStore:
                     raise
                 time.sleep(0.05 * (attempt + 1))
 
+    def _check_sqlite_file(self) -> None:
+        """``PRAGMA quick_check`` at open: a damaged page is refused before anything is
+        read from it or written next to it (SQLite itself notices only pages it touches)."""
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.exec_driver_sql("PRAGMA quick_check(3)").all()
+                problems = [str(row[0]) for row in rows]
+        except DatabaseError as error:  # so damaged that the check itself cannot run
+            problems = [self._why(error)]
+        if problems != ["ok"]:
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} のファイルが壊れています ({problems[0]})。"
+                    "バックアップから戻すか、sqlite3 の .recover で取り出してください",
+                    f"database {self.shown_url} is damaged ({problems[0]}); restore a backup "
+                    "or salvage it with sqlite3's .recover",
+                )
+            )
+
     def _why(self, error: BaseException) -> str:
         """The first line of a driver's message, without the password."""
         lines = str(getattr(error, "orig", None) or error).strip().splitlines()
         why = lines[0] if lines else type(error).__name__
-        if self._password:
-            why = why.replace(self._password, "***")
-        return _PASSWORD_IN_URL.sub(r"\1***@", why)  # a URL quoted by the driver
+        for secret in self._secrets:
+            why = why.replace(secret, "***")
+        return hide_url_secrets(why)  # a URL quoted by the driver
 
     def _failure(self, what_ja: str, what_en: str, error: BaseException) -> StoreError:
         return StoreError(
@@ -373,6 +425,9 @@ class SqlStore:
                 for i, e in enumerate(new_events)
             ],
         )
+        if conn.dialect.name == "postgresql":  # sent on commit, dropped on rollback
+            payload = notify_payload(room.name, new_version)
+            conn.execute(select(func.pg_notify(NOTIFY_CHANNEL, payload)))
         due = new_version // SNAPSHOT_EVERY > seen_version // SNAPSHOT_EVERY
         if snapshot is not None and due:
             assert snapshot.version == new_version

@@ -76,12 +76,16 @@ class Actor:
         return self.role == "spectator"
 
     def owns(self, name: str) -> bool:
-        """May this actor speak as and edit the character ``name``? (The GM: any.)"""
+        """May this actor speak as and edit the character ``name`` (as the room names it:
+        resolve what was typed with :func:`find_name` first)? The GM: any.
+
+        Exact, not after :func:`name_key`: ``ALICE`` is not Alice's, even when a link of
+        Alice's outlives her and someone joins as ``ALICE``."""
         if self.is_gm:
             return True
         if self.is_spectator or not name:
             return False
-        return find_name(name, self.characters) is not None
+        return name in self.characters
 
     @property
     def own_character(self) -> str | None:

@@ -32,13 +32,13 @@ from saikoro.systems.setting_docs import (
 )
 from saikoro.table import events as ev
 from saikoro.table import roles
-from saikoro.table.actors import Actor, find_name, is_gm_name
+from saikoro.table.actors import GM_SPEAKER, Actor, find_name, is_gm_name
 from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, RoomState, public_view
 from saikoro.table.tracker import Tracker
-from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, view_event
+from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, rolled_by, view_event
 
 
 class History(Protocol):
@@ -166,7 +166,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     if not line:
         return Outcome([], [], command_id=command_id)
     line = read_structure(line, state.characters)
-    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker)
+    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
     ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     speaker = ctx.speaker or actor.own_character
     match = _AT.match(line)
@@ -198,15 +198,24 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         _roll_or_chat(emit, tracker, line, speaker, ctx)
     if any(e.kind in _CHANGES for e in emit.events):
         tracker.after_line(emit)
-    return _outcome(emit, data, speaker or ("GM" if ctx.gm else ""), command_id, typed)
+    speaking = speaker or ("GM" if ctx.gm else "")
+    return _outcome(emit, data, speaking, command_id, typed, by_gm=actor.is_gm)
 
 
 def _outcome(
-    emit: Emit, data: dict[str, Any] | None, actor: str, command_id: str, typed: str
+    emit: Emit,
+    data: dict[str, Any] | None,
+    actor: str,
+    command_id: str,
+    typed: str,
+    *,
+    by_gm: bool,
 ) -> Outcome:
-    """The line's events stamped with who, which line and when."""
+    """The line's events stamped with who, which line, when and whether the GM typed it."""
     at = now_iso()
-    stamped = [e.stamped(actor=actor, command_id=command_id, at=at) for e in emit.events]
+    stamped = [
+        e.stamped(actor=actor, command_id=command_id, at=at, by_gm=by_gm) for e in emit.events
+    ]
     for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
         if event.kind in STATE_KINDS:
             stamped[i] = replace(event, data={**event.data, "line": typed})
@@ -290,20 +299,40 @@ def _roll_or_chat(
     from saikoro.dice.words import english_text
 
     english = english_text(result, system)
+    comment = roll_comment(half)
+    said = f"{comment} " if comment else ""
     emit.add(
         ev.ROLL,
         {
             "command": command,
             "result": roll_summary(result),
+            **({"comment": comment} if comment else {}),
         },
         rules=result.rules,
         secret=result.secret,
-        text=Message(f"{who_ja}: {result.text}", f"{who_en}: {english}"),
+        text=Message(f"{who_ja}: {said}{result.text}", f"{who_en}: {said}{english}"),
     )
     if speaker is not None and speaker in emit.state.characters:
         tracker.after_roll(emit, speaker, result)
     if result.secret:
         emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
+
+
+_REPEAT_PREFIX = re.compile(r"^(?:x|rep|repeat)\d+\s+", re.IGNORECASE)
+
+
+def roll_comment(line: str) -> str:
+    """What a player wrote after a dice command (``1D100<=65 目星`` → ``目星``): BCDice reads
+    only the command, the table shows the words with the result, as CCFOLIA does. Choices
+    (``choice A B C``) keep all their words."""
+    rest = line.strip()
+    prefix = _REPEAT_PREFIX.match(rest)
+    if prefix is not None:
+        rest = rest[prefix.end() :]
+    words = rest.split(None, 1)
+    if len(words) < 2 or words[0].lower().lstrip("s").startswith("choice"):
+        return ""
+    return words[1].strip()
 
 
 def _status_edit(
@@ -459,9 +488,12 @@ BUILTINS: dict[str, Builtin] = {
         Message("状態異常", "conditions"),
     ),
     "undo": Builtin(
-        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, speaker),
-        "/undo",
-        Message("直前の行の取り消し", "undo the last line"),
+        lambda emit, tracker, args, speaker, ctx: _undo(emit, ctx, args),
+        "/undo [mine]",
+        Message(
+            "直前の行の取り消し (プレイヤーは自分の行だけ。mine: GM も自分の行だけ)",
+            "undo the last line (a player: only their own; mine: the GM too)",
+        ),
     ),
     "log": Builtin(
         lambda emit, tracker, args, speaker, ctx: _log(emit, args, ctx),
@@ -639,8 +671,11 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     emit.lines.append(Message("\n".join(ja) or "(ログなし)", "\n".join(en) or "(empty log)"))
 
 
-def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
-    """Take back the newest line that changed the table; a player only their own line."""
+def _undo(emit: Emit, ctx: Context, args: list[str]) -> None:
+    """Take back the newest line that changed the table; a player only their own line, and
+    with ``mine`` the GM too (the page's undo button: never someone else's line)."""
+    if args not in ([], ["mine"]):
+        raise fail("/undo または /undo mine です", "use /undo or /undo mine")
     stack = emit.state.undo_stack
     if not stack:
         raise fail("取り消せるコマンドがありません", "nothing to undo", "nothing to undo")
@@ -649,12 +684,13 @@ def _undo(emit: Emit, ctx: Context, speaker: str | None) -> None:
     target, actor = stack[-1][0], stack[-1][1]
     typed = stack[-1][2] if len(stack[-1]) > 2 else ""
     assert ctx.actor is not None
-    if not ctx.actor.owns(actor):
+    mine = actor == GM_SPEAKER if ctx.actor.is_gm else ctx.actor.owns(actor)
+    if not mine and (args or not ctx.actor.is_gm):
         who = actor_name(actor)
         raise roles.forbidden(
             f"直前のコマンドは {who.ja} のものです: "
-            "取り消せるのは自分のコマンドだけです (GM は全部)",
-            f"the last command is {who.en}'s: players undo only their own (the GM any)",
+            "取り消せるのは自分のコマンドだけです (GM は /undo で誰のものでも)",
+            f"the last command is {who.en}'s: you undo only your own (the GM any, with /undo)",
         )
     before = ctx.history.state_before(target)
     if typed and actor and actor != "GM" and not typed.startswith("@"):
@@ -741,8 +777,21 @@ def add_sheet(
         )
     assert ctx.actor is not None
     roles.check_owner(ctx.actor, sheet.name, "追加できる", "add")
-    if sheet.name in emit.state.characters:
-        raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+    if is_gm_name(sheet.name):
+        raise fail(
+            f"{sheet.name!r} はキャラクター名に使えません (GM の名前です)",
+            f"{sheet.name!r} cannot be a character's name (it is the GM's)",
+            "reserved name",
+        )
+    present = find_name(sheet.name, emit.state.characters)
+    if present is not None:  # also ゴブリン１ next to ゴブリン1: one name at the table
+        same = "" if present == sheet.name else f" ({present} と同じ名前になります)"
+        same_en = "" if present == sheet.name else f" (the same name as {present})"
+        raise fail(
+            f"{sheet.name} はすでにいます{same}",
+            f"{sheet.name} is already here{same_en}",
+            "duplicate",
+        )
     if not {"hp", "max_hp"} & sheet.model_fields_set:
         raise fail(
             f"{sheet.name} のシートに HP がありません: 最大HP (max_hp) を書いてください",
@@ -767,7 +816,7 @@ def dispatch_sheet(
 ) -> Outcome:
     """Bring a character in from a sheet the caller sent (not a file): joining through an
     invite link, or the GM adding one over the network. Raises SaikoroError."""
-    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker)
+    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
     ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     if actor.is_spectator:
         roles.authorize(state, actor, None, "/char add")
@@ -776,7 +825,9 @@ def dispatch_sheet(
     add_sheet(emit, tracker, sheet, side, None, ctx)
     tracker.after_line(emit)
     actor_name_ = "GM" if actor.is_gm else sheet.name
-    return _outcome(emit, None, actor_name_, uuid.uuid4().hex, f"/char add {sheet.name}")
+    return _outcome(
+        emit, None, actor_name_, uuid.uuid4().hex, f"/char add {sheet.name}", by_gm=actor.is_gm
+    )
 
 
 #: How far back ``/reveal`` and ``/log`` look for secret rolls and their reveals.
@@ -801,7 +852,7 @@ def _reveal(emit: Emit, args: list[str], ctx: Context) -> None:
     ]
     if wanted is None:
         secrets = [(s, e) for s, e in secrets if e.command_id not in revealed]
-        secrets = [(s, e) for s, e in secrets if ctx.actor.owns(e.actor)]
+        secrets = [(s, e) for s, e in secrets if rolled_by(e, ctx.actor)]
     if not secrets:
         raise fail(
             "公開できるシークレットダイスがありません",
@@ -809,7 +860,7 @@ def _reveal(emit: Emit, args: list[str], ctx: Context) -> None:
             "nothing to reveal",
         )
     seq, roll = secrets[-1]
-    if not ctx.actor.owns(roll.actor):
+    if not rolled_by(roll, ctx.actor):
         raise roles.forbidden(
             "シークレットダイスを公開できるのは振った本人と GM だけです",
             "only the roller or the GM reveals a secret roll",

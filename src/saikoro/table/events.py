@@ -6,7 +6,9 @@ which chat line produced it (``command_id``: all events of one line share it, so
 ``/undo`` can take the whole line back). ``text`` is what the table is shown
 (Japanese and English); ``secret`` events are shown to their roller and the GM until revealed
 (:mod:`saikoro.table.view`); ``gm`` marks
-GM rulings (overrides of what the rules leave to the GM).
+GM rulings (overrides of what the rules leave to the GM); ``by_gm`` marks the events of a
+line the GM typed (also when the GM speaks as a character with ``@NAME``), so that a
+player neither sees the GM's secret rolls nor undoes the GM's lines.
 
 Events are plain frozen values with a JSON form; the store keeps that form.
 """
@@ -88,6 +90,7 @@ class Event:
     text: Message | None = None
     secret: bool = False
     gm: bool = False
+    by_gm: bool = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -107,6 +110,8 @@ class Event:
             out["secret"] = True
         if self.gm:
             out["gm"] = True
+        if self.by_gm:
+            out["by_gm"] = True
         return out
 
     @classmethod
@@ -123,10 +128,14 @@ class Event:
             text=Message(text["ja"], text["en"]) if text else None,
             secret=bool(obj.get("secret", False)),
             gm=bool(obj.get("gm", False)),
+            by_gm=bool(obj.get("by_gm", False)),
         )
 
-    def stamped(self, *, actor: str, command_id: str, at: str) -> Event:
-        """This event with the line's actor, command id and time filled in (where unset)."""
+    def stamped(self, *, actor: str, command_id: str, at: str, by_gm: bool = False) -> Event:
+        """This event with the line's actor, command id, time (where unset) and whether the
+        GM typed the line filled in."""
         from dataclasses import replace
 
-        return replace(self, actor=self.actor or actor, command_id=command_id, at=self.at or at)
+        return replace(
+            self, actor=self.actor or actor, command_id=command_id, at=self.at or at, by_gm=by_gm
+        )

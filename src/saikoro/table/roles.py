@@ -35,12 +35,15 @@ def forbidden(ja: str, en: str) -> TableError:
     return fail(ja, en, FORBIDDEN)
 
 
-def legacy_actor(gm: bool, speaker: str | None) -> Actor:
+def legacy_actor(gm: bool, speaker: str | None, state: RoomState) -> Actor:
     """The actor of ``saikoro play`` without a link: ``--gm`` is the GM, else a player of
-    the ``--as`` character (or of none)."""
+    the ``--as`` character as the room names it (or of none)."""
     if gm:
         return Actor.gm()
-    return Actor.player(speaker) if speaker else Actor.player()
+    if not speaker:
+        return Actor.player()
+    found = find_name(speaker, state.characters)
+    return Actor.player(found if found is not None else speaker)
 
 
 def resolve_speaker(state: RoomState, actor: Actor, typed: str | None) -> str | None:
@@ -63,19 +66,18 @@ def resolve_speaker(state: RoomState, actor: Actor, typed: str | None) -> str | 
                 "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)"
             )
         return GM_SPEAKER
-    name = found if found is not None else typed
     if actor.is_gm:
-        return name
-    if not actor.owns(name):
+        return found if found is not None else typed
+    # In the room: that character must be the player's; not (yet) in the room: one of theirs.
+    name = found if found is not None else find_name(typed, actor.characters)
+    if name is None or not actor.owns(name):
+        shown = found if found is not None else typed
         raise forbidden(
-            f"{name} はあなたのキャラクターではありません"
+            f"{shown} はあなたのキャラクターではありません"
             "(プレイヤーが話せるのは自分のキャラクターとしてだけです)",
-            f"{name} is not your character (a player speaks only as their own characters)",
+            f"{shown} is not your character (a player speaks only as their own characters)",
         )
-    if found is None:  # one of the player's characters not in the room (yet)
-        owned = find_name(name, actor.characters)
-        return owned if owned is not None else name
-    return found
+    return name
 
 
 def authorize(

@@ -14,7 +14,7 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import Any, TypeGuard
 from urllib.parse import quote
 
 from saikoro.errors import SaikoroError
@@ -26,10 +26,7 @@ from saikoro.table.dispatch import CHARACTER_READERS
 from saikoro.table.emit import fail
 from saikoro.table.roles import forbidden
 from saikoro.table.session import TableSession, create_room_record
-from saikoro.table.storage import RoomRecord
-
-if TYPE_CHECKING:  # the table is below the store: it only names its type
-    from saikoro.store.sql import SqlStore
+from saikoro.table.storage import RoomRecord, SharedRoomStore
 
 #: Where the printed links point when no ``--base-url`` is given (``saikoro serve``'s).
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
@@ -76,14 +73,14 @@ def unauthorized() -> SaikoroError:
     )
 
 
-def _room(store: SqlStore, room: str) -> RoomRecord:
+def _room(store: SharedRoomStore, room: str) -> RoomRecord:
     record = store.get_room(room)
     if record is None:
         raise fail(f"部屋 {room!r} はありません", f"no room {room!r}", "no such room")
     return record
 
 
-def create_room(store: SqlStore, name: str, system: str) -> CreatedRoom:
+def create_room(store: SharedRoomStore, name: str, system: str) -> CreatedRoom:
     """A new room with its GM, invite and spectator links; an existing name is refused
     (minting a GM link for someone else's room would hand it over)."""
     if store.get_room(name) is not None:
@@ -108,7 +105,7 @@ def _exists(name: str) -> SaikoroError:
     )
 
 
-def authenticate(store: SqlStore, room: str, token: str) -> Link:
+def authenticate(store: SharedRoomStore, room: str, token: str) -> Link:
     """The live link of ``room`` this token is, else :func:`unauthorized`."""
     link = store.links.resolve(room, token)
     if link is None:
@@ -125,7 +122,7 @@ def actor_for(link: Link) -> Actor:
     return Actor.spectator(label=link.role)
 
 
-def open_session(store: SqlStore, room: str, link: Link, **kwargs: Any) -> TableSession:
+def open_session(store: SharedRoomStore, room: str, link: Link, **kwargs: Any) -> TableSession:
     """A session of ``room`` acting as the link's holder, for a network front end: no line
     may name a file on the server."""
     _room(store, room)
@@ -159,7 +156,7 @@ def read_character(content: str | bytes, system: str) -> SheetBase:
 
 
 def join(
-    store: SqlStore, room: str, invite_token: str, character: str | bytes
+    store: SharedRoomStore, room: str, invite_token: str, character: str | bytes
 ) -> tuple[Link, str, str]:
     """Join ``room`` through its invite: ``(personal link, its token, the character's name)``.
 
@@ -223,7 +220,7 @@ def _not_held(links: LinkRegistry, room: str, name: str) -> None:
 
 
 def add_character(
-    store: SqlStore, room: str, by: Link, character: str | bytes, side: str | None = None
+    store: SharedRoomStore, room: str, by: Link, character: str | bytes, side: str | None = None
 ) -> str:
     """The GM brings a character (an NPC, or a PC for a player) in from what they sent;
     the character's name."""
@@ -242,7 +239,7 @@ def _require_gm(by: Link) -> None:
         raise forbidden("リンクを管理できるのは GM だけです", "only the GM manages the links")
 
 
-def list_links(store: SqlStore, room: str, by: Link | None = None) -> list[Link]:
+def list_links(store: SharedRoomStore, room: str, by: Link | None = None) -> list[Link]:
     """Every link of ``room`` (never a token); ``by`` (a network caller) must be the GM."""
     if by is not None:
         _require_gm(by)
@@ -251,7 +248,11 @@ def list_links(store: SqlStore, room: str, by: Link | None = None) -> list[Link]
 
 
 def issue(
-    store: SqlStore, room: str, role: str, character: str | None = None, by: Link | None = None
+    store: SharedRoomStore,
+    room: str,
+    role: str,
+    character: str | None = None,
+    by: Link | None = None,
 ) -> tuple[Link, str]:
     """A new link of ``role`` (``player`` names its character); ``by`` must be the GM."""
     if by is not None:
@@ -266,7 +267,12 @@ def issue(
 
 
 def revoke(
-    store: SqlStore, room: str, link_id: str, *, reissue: bool = False, by: Link | None = None
+    store: SharedRoomStore,
+    room: str,
+    link_id: str,
+    *,
+    reissue: bool = False,
+    by: Link | None = None,
 ) -> tuple[Link, str] | None:
     """Revoke a link of ``room`` (and, with ``reissue``, make one of the same role and
     character in its place: returned with its token). ``by`` must be the GM."""

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from saikoro.table import events as ev
+from saikoro.table.actors import GM_SPEAKER
 from saikoro.table.events import Event
 
 #: How many commands ``/undo`` can take back, newest first (a *default* of the table).
@@ -87,7 +88,8 @@ class RoomState(BaseModel):
     characters: dict[str, Character] = Field(default_factory=dict)
     combat: Combat | None = None
     #: ``[command id, actor, line as typed]`` of the lines ``/undo`` can take back, the newest
-    #: last (logs written before the line was kept give ``[command id, actor]``).
+    #: last (logs written before the line was kept give ``[command id, actor]``); the actor
+    #: of a line the GM typed is ``GM``, whoever it spoke as.
     undo_stack: list[list[str]] = Field(default_factory=list)
     #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
     fields: dict[str, Any] = Field(default_factory=dict)
@@ -160,7 +162,8 @@ def apply_in_place(state: RoomState, event: Event) -> None:
         stack = state.undo_stack
         if not stack or stack[-1][0] != event.command_id:
             typed = event.data.get("line")
-            stack.append([event.command_id, event.actor, *([typed] if typed else [])])
+            owner = GM_SPEAKER if event.by_gm else event.actor
+            stack.append([event.command_id, owner, *([typed] if typed else [])])
             if len(stack) > UNDO_DEPTH:
                 del stack[0]
     handler = _HANDLERS.get(kind)
@@ -323,25 +326,27 @@ _HANDLERS = {
 }
 
 
+def public_character(c: Character) -> dict[str, Any]:
+    """What everyone at the table sees of a character (not its sheet: abilities, weapons,
+    notes are the GM's and its player's)."""
+    conditions = [
+        f"{cond.label}:{cond.level}" if cond.level else cond.label for cond in c.conditions
+    ]
+    return {
+        "name": c.name,
+        "side": c.side,
+        "hp": c.hp,
+        "max_hp": c.max_hp,
+        "conditions": conditions,
+        "down": c.down,
+        "statuses": dict(c.statuses),
+        **{k: v for k, v in c.fields.items() if not k.startswith("_")},
+    }
+
+
 def public_view(state: RoomState, lang_labels: dict[str, str] | None = None) -> dict[str, Any]:
     """``/state``'s JSON: room, system, characters (name, hp, max_hp, conditions, …), combat."""
-    characters = []
-    for c in state.characters.values():
-        conditions = [
-            f"{cond.label}:{cond.level}" if cond.level else cond.label for cond in c.conditions
-        ]
-        characters.append(
-            {
-                "name": c.name,
-                "side": c.side,
-                "hp": c.hp,
-                "max_hp": c.max_hp,
-                "conditions": conditions,
-                "down": c.down,
-                "statuses": dict(c.statuses),
-                **{k: v for k, v in c.fields.items() if not k.startswith("_")},
-            }
-        )
+    characters = [public_character(c) for c in state.characters.values()]
     combat = None
     if state.combat is not None:
         combat = {

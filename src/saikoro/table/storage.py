@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from saikoro.table.capabilities import LinkRegistry
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState
 
@@ -69,4 +70,11 @@ class RoomStore(Protocol):
     def load_state(self, room: RoomRecord, at: int | None = None) -> RoomState: ...
 
 
-__all__ = ["ROOM_NAME_LENGTH", "RoomRecord", "RoomStore", "VersionConflict"]
+class SharedRoomStore(RoomStore, Protocol):
+    """A store of rooms that also keeps their capability links (shared rooms)."""
+
+    @property
+    def links(self) -> LinkRegistry: ...
+
+
+__all__ = ["ROOM_NAME_LENGTH", "RoomRecord", "RoomStore", "SharedRoomStore", "VersionConflict"]

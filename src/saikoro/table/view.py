@@ -11,13 +11,14 @@ log and ``/state`` all read through here.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from saikoro.i18n import Message
 from saikoro.table import events as ev
 from saikoro.table.actors import Actor
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState, public_view
+from saikoro.table.state import Character, RoomState, public_character, public_view
 
 #: How a speaker with no character is shown (the GM speaks as "GM").
 PLAYER_NAME = Message("プレイヤー", "player")
@@ -33,11 +34,22 @@ def revealed_ids(events: Iterable[Event]) -> set[str]:
     return {str(e.data.get("command_id")) for e in events if e.kind == ev.REVEALED and e.data}
 
 
+def rolled_by(event: Event, actor: Actor) -> bool:
+    """Is ``actor`` the roller of ``event`` (or the GM)? A player rolled it when they typed
+    it as their own character; the GM's lines — also ``@NAME`` as a player's character —
+    are the GM's."""
+    if actor.is_gm:
+        return True
+    return (
+        actor.role == "player" and not event.by_gm and bool(event.actor) and actor.owns(event.actor)
+    )
+
+
 def may_see(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> bool:
     """Does ``actor`` see ``event`` in full? (Every event but an unrevealed secret roll.)"""
-    if not event.secret or actor.is_gm or event.command_id in revealed:
+    if not event.secret or event.command_id in revealed:
         return True
-    return actor.role == "player" and bool(event.actor) and actor.owns(event.actor)
+    return rolled_by(event, actor)
 
 
 def redacted(event: Event) -> Event:
@@ -52,13 +64,29 @@ def redacted(event: Event) -> Event:
         text=Message(f"{who.ja}: シークレットダイス", f"{who.en}: secret dice"),
         secret=True,
         gm=event.gm,
+        by_gm=event.by_gm,
     )
 
 
 def view_event(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> Event:
-    """``event`` as ``actor`` sees it: itself, or :func:`redacted` (never dropped, so a
-    reader's sequence numbers have no gaps)."""
-    return event if may_see(event, actor, revealed) else redacted(event)
+    """``event`` as ``actor`` sees it: itself, :func:`redacted`, or without the sheets it
+    carries (never dropped, so a reader's sequence numbers have no gaps)."""
+    if not may_see(event, actor, revealed):
+        return redacted(event)
+    return event if actor.is_gm else _without_sheets(event, actor)
+
+
+def _without_sheets(event: Event, actor: Actor) -> Event:
+    """A joining character's sheet is shown only to its player (and the GM) — others see
+    what ``/state`` shows them; an undo's saved room (every sheet) to nobody but the GM."""
+    if event.kind == ev.UNDONE and "restore" in event.data:
+        data = {k: v for k, v in event.data.items() if k != "restore"}
+        return replace(event, data=data)
+    if event.kind == ev.CHARACTER_ADDED and "character" in event.data:
+        character = Character.model_validate(event.data["character"])
+        if not actor.owns(character.name):
+            return replace(event, data={**event.data, "character": public_character(character)})
+    return event
 
 
 def view_state(state: RoomState, actor: Actor) -> dict[str, Any]:
@@ -87,6 +115,7 @@ __all__ = [
     "may_see",
     "redacted",
     "revealed_ids",
+    "rolled_by",
     "view_event",
     "view_state",
 ]

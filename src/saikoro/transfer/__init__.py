@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase, SheetError, load_sheet
-from saikoro.transfer.labels import TransferError, bad_file
+from saikoro.sheets import SheetBase, load_sheet
+from saikoro.transfer.labels import TransferError, bad_file, cannot_read, in_file
 from saikoro.transfer.model import ImportReport, PortableCharacter
 
 FORMATS = ("ccfolia", "udonarium")
@@ -84,14 +84,19 @@ def import_all(
     *,
     name: str | None = None,
     accept_ambiguous: bool = False,
+    file_name: str | None = None,
 ) -> list[tuple[SheetBase, ImportReport]]:
     """Every character of a file (or the one called ``name``) → sheets and reports.
 
     Raises :class:`AmbiguousImport` when a label matched only doubtfully (another game's
     file, a loose label such as 生命力, one field given twice with different values),
-    unless ``accept_ambiguous``.
+    unless ``accept_ambiguous``. A file that cannot be read is a :class:`TransferError`
+    naming ``file_name`` when given.
     """
-    characters = parse_characters(raw, source_format)
+    try:
+        characters = parse_characters(raw, source_format)
+    except TransferError as error:
+        raise (in_file(error, file_name) if file_name else error) from None
     if name is not None:
         chosen = [c for c in characters if c.name == name]
         if not chosen:
@@ -205,15 +210,13 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
             raise bad_file(f"{path} が大きすぎます", f"{path} is too large")
         raw = path.read_bytes()
     except OSError as error:
-        raise SheetError(
-            Message(f"{path} を読めません: {error}", f"cannot read {path}: {error}")
-        ) from None
+        raise cannot_read(str(path), error) from None
     source_format = detect_format(path.name, raw)
     if source_format is None:
         return load_sheet(path, system)
     command = f"saikoro import {source_format} {path.name}"
     try:
-        results = import_all(raw, source_format, system)
+        results = import_all(raw, source_format, system, file_name=path.name)
     except AmbiguousImport as error:
         raise TransferError(
             Message(

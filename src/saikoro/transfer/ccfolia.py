@@ -12,14 +12,36 @@ import json
 import re
 from typing import Any
 
-from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, format_value, load_json
+from saikoro.i18n import Message
+from saikoro.transfer.labels import (
+    InvalidJson,
+    bad_file,
+    dump_json,
+    format_value,
+    json_kind,
+    load_json,
+    shown,
+)
 from saikoro.transfer.model import CCFOLIA_PREFIX, Param, PortableCharacter, Resource
 
 MAX_BYTES = 5 * 1024 * 1024
 _EXTRAS_LINE = re.compile(r"^\[saikoro:([A-Za-z0-9_]+)\]\s*(\{.*\})\s*$")
+#: What to do about a file CCFOLIA did not write as it is.
+_COPY_AGAIN = (
+    "CCFOLIA でキャラクターをクリップボードにコピーし直してください",
+    "copy the character to the clipboard from CCFOLIA again",
+)
 
 
-def _text(value: Any) -> str:
+def _refusal(ja: str, en: str) -> Exception:
+    return bad_file(
+        f"CCFOLIA のキャラクターの{ja}。{_COPY_AGAIN[0]}",
+        f"CCFOLIA character: {en}: {_COPY_AGAIN[1]}",
+    )
+
+
+def _text(value: Any, where: tuple[str, str]) -> str:
+    """A value CCFOLIA shows as text; ``where`` names the field (Japanese, English)."""
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -28,8 +50,10 @@ def _text(value: Any) -> str:
         return str(int(value))
     if isinstance(value, (str, int, float)):
         return str(value)
-    raise bad_file(
-        f"値 {value!r} は文字か数ではありません", f"value {value!r} is not text or a number"
+    kind_ja, kind_en = json_kind(value)
+    raise _refusal(
+        f" {where[0]} が文字でも数でもありません ({kind_ja})",
+        f"{where[1]} is neither text nor a number (it is {kind_en})",
     )
 
 
@@ -61,42 +85,64 @@ def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
         try:
             raw = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise bad_file("UTF-8 のテキストではありません", "not UTF-8 text") from None
+            raise bad_file(
+                "UTF-8 のテキストではありません: UTF-8 で保存したファイルを使ってください",
+                "not UTF-8 text: use the file saved as UTF-8",
+            ) from None
     if len(raw) > MAX_BYTES:
         raise bad_file("ファイルが大きすぎます (5 MB まで)", "file too large (at most 5 MB)")
-    document = load_json(raw)
+    try:
+        document = load_json(raw)
+    except InvalidJson as error:
+        raise InvalidJson(
+            Message(
+                f"{error.message.ja}。{_COPY_AGAIN[0]}", f"{error.message.en}: {_COPY_AGAIN[1]}"
+            )
+        ) from None
     if isinstance(document, dict) and "kind" in document:
         if document.get("kind") != "character":
+            kind = shown(document.get("kind"))
             raise bad_file(
-                f"CCFOLIA の kind が character ではありません ({document.get('kind')!r})",
-                f"CCFOLIA kind is not 'character' ({document.get('kind')!r})",
+                f"CCFOLIA の kind が character ではありません ({kind}): キャラクター以外"
+                " (部屋やアイテム) は取り込めません",
+                f"CCFOLIA kind is not character ({kind}): only characters are imported,"
+                " not rooms or items",
             )
         data = document.get("data")
     else:
         data = document
-    if not isinstance(data, dict) or not isinstance(data.get("name", ""), str):
+    if not isinstance(data, dict):
         raise bad_file(
-            'CCFOLIA のキャラクター ({"kind": "character", "data": {…}}) ではありません',
-            'not a CCFOLIA character ({"kind": "character", "data": {…}})',
+            'CCFOLIA のキャラクター ({"kind": "character", "data": {…}}) ではありません。'
+            + _COPY_AGAIN[0],
+            'not a CCFOLIA character ({"kind": "character", "data": {…}}): ' + _COPY_AGAIN[1],
         )
     resources = [
-        Resource(_text(item.get("label")), _text(item.get("value")), _text(item.get("max")))
-        for item in _items(data, "status")
+        Resource(
+            _text(item.get("label"), _entry_field("status", n, "label")),
+            _text(item.get("value"), _entry_field("status", n, "value")),
+            _text(item.get("max"), _entry_field("status", n, "max")),
+        )
+        for n, item in _items(data, "status")
     ]
     params = [
-        Param(_text(item.get("label")), _text(item.get("value"))) for item in _items(data, "params")
+        Param(
+            _text(item.get("label"), _entry_field("params", n, "label")),
+            _text(item.get("value"), _entry_field("params", n, "value")),
+        )
+        for n, item in _items(data, "params")
     ]
-    memo, system, extras = split_memo(_text(data.get("memo")))
+    memo, system, extras = split_memo(_text(data.get("memo"), _field("memo")))
     try:
-        initiative = int(float(_text(data.get("initiative")) or 0))
+        initiative = int(float(_text(data.get("initiative"), _field("initiative")) or 0))
     except (ValueError, OverflowError):  # "abc", "Infinity", 1e999, NaN
         initiative = 0
     return PortableCharacter(
-        name=_text(data.get("name")),
+        name=_text(data.get("name"), _field("name")),
         resources=resources,
         params=params,
         memo=memo,
-        palette=_text(data.get("commands")),
+        palette=_text(data.get("commands"), _field("commands")),
         initiative=initiative,
         extras=extras,
         extras_system=system,
@@ -143,11 +189,33 @@ def _field_value(key: str, text: str) -> Any:
         return text  # a note edited by hand: its text
 
 
-def _items(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+def _field(key: str) -> tuple[str, str]:
+    """A top-level field's name for messages (Japanese, English)."""
+    return key, f"the {key}"
+
+
+def _entry_field(section: str, n: int, key: str) -> tuple[str, str]:
+    """The name of ``key`` of entry ``n`` (from 1) of ``status`` or ``params``, for messages."""
+    return f"{section} の {n} 番目の {key}", f"the {key} of {section} item {n}"
+
+
+def _items(data: dict[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+    """The entries of ``status`` or ``params``, numbered from 1 (for messages)."""
     items = data.get(key) or []
-    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
-        raise bad_file(f"CCFOLIA の {key} が一覧ではありません", f"CCFOLIA {key} is not a list")
-    return items
+    if not isinstance(items, list):
+        kind_ja, kind_en = json_kind(items)
+        raise _refusal(
+            f' {key} が一覧 ([{{"label": …, "value": …}}, …]) ではありません ({kind_ja})',
+            f'{key} is not a list ([{{"label": …, "value": …}}, …]); it is {kind_en}',
+        )
+    for n, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            kind_ja, kind_en = json_kind(item)
+            raise _refusal(
+                f' {key} の {n} 番目が {{"label": …, "value": …}} の形ではありません ({kind_ja})',
+                f'{key} item {n} is not a {{"label": …, "value": …}} entry (it is {kind_en})',
+            )
+    return list(enumerate(items, 1))
 
 
 def _number(text: str) -> int | str:

@@ -33,7 +33,7 @@ import zlib
 from typing import Any
 from xml.etree import ElementTree
 
-from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, load_json
+from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, load_json, shown
 from saikoro.transfer.model import (
     UDONARIUM_IMAGE,
     UDONARIUM_PREFIX,
@@ -116,8 +116,13 @@ def read_xml_from_zip(raw: bytes) -> bytes:
         struct.error,
         ValueError,
         OSError,
-    ) as error:
-        raise bad_file(f"zip として読めません: {error}", f"not a valid zip: {error}") from None
+    ):
+        raise bad_file(
+            "zip として読めません (壊れているか、途中で切れているか、対応していない形式です)。"
+            + _SAVE_AGAIN[0],
+            "not a valid zip (it is damaged, cut short or of a kind not supported): "
+            + _SAVE_AGAIN[1],
+        ) from None
     with archive:
         entries_read = archive.infolist()
         if len(entries_read) > MAX_ZIP_ENTRIES:
@@ -125,20 +130,35 @@ def read_xml_from_zip(raw: bytes) -> bytes:
                 f"zip のファイル数が多すぎます ({MAX_ZIP_ENTRIES} 個まで)",
                 f"too many files in the zip (at most {MAX_ZIP_ENTRIES})",
             )
+        check_entry_names([entry.filename for entry in entries_read])
         xmls = [e for e in entries_read if e.filename.lower().endswith(".xml") and not e.is_dir()]
-        chosen = next((e for e in xmls if e.filename.rsplit("/", 1)[-1] == "data.xml"), None)
-        chosen = chosen or (xmls[0] if len(xmls) == 1 else None)
+        named = [e for e in xmls if e.filename.replace("\\", "/").rsplit("/", 1)[-1] == "data.xml"]
+        if len(named) > 1:
+            raise bad_file(
+                f"zip に data.xml が {len(named)} つあります: どれを読むか決められないので"
+                f"取り込みません。{_SAVE_AGAIN[0]}",
+                f"the zip holds {len(named)} files named data.xml: which one to read is"
+                f" unclear, so nothing is imported; {_SAVE_AGAIN[1]}",
+            )
+        chosen = named[0] if named else (xmls[0] if len(xmls) == 1 else None)
         if chosen is None:
             raise bad_file(
                 "zip に data.xml がありません (Udonarium のキャラクターではありません)",
                 "the zip has no data.xml (not a Udonarium character)",
             )
         if chosen.compress_type not in ZIP_METHODS:
+            name, method = shown(chosen.filename, 80), chosen.compress_type
             raise bad_file(
-                f"{chosen.filename} の圧縮方式 ({chosen.compress_type}) は読めません"
-                " (無圧縮か deflate のみ)",
-                f"{chosen.filename} uses compression method {chosen.compress_type};"
-                " only stored and deflate are read",
+                f"{name} の圧縮方式 ({method}) は読めません (読めるのは無圧縮と deflate のみ)。"
+                + _SAVE_AGAIN[0],
+                f"{name} is compressed with method {method}, which is not read (only stored and"
+                f" deflate are): {_SAVE_AGAIN[1]}",
+            )
+        if chosen.flag_bits & _ENCRYPTED:
+            raise bad_file(
+                "zip がパスワードで暗号化されています:"
+                " パスワードなしで保存した zip を使ってください",
+                "the zip is password-protected: use a zip saved without a password",
             )
         if chosen.file_size > MAX_XML_BYTES:
             raise bad_file(
@@ -155,16 +175,52 @@ def read_xml_from_zip(raw: bytes) -> bytes:
             OSError,
             ValueError,
             NotImplementedError,
-        ) as error:
+        ):
+            name = shown(chosen.filename, 80)
             raise bad_file(
-                f"zip を展開できません (壊れています): {error}",
-                f"cannot extract the zip (it is damaged): {error}",
+                f"zip の {name} を展開できません (zip が壊れています)。{_SAVE_AGAIN[0]}",
+                f"cannot extract {name} from the zip (it is damaged): {_SAVE_AGAIN[1]}",
             ) from None
         if len(data) > MAX_XML_BYTES:
             raise bad_file(
                 "data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)"
             )
         return data
+
+
+#: What to do about a file Udonarium did not write as it is.
+_SAVE_AGAIN = (
+    "Udonarium でキャラクター (または部屋) を保存し直してください",
+    "save the character (or room) from Udonarium again",
+)
+#: The zip flag of an encrypted entry.
+_ENCRYPTED = 0x1
+
+
+def check_entry_names(names: list[str]) -> None:
+    """Refuse a zip whose entries could be mistaken for one another or point outside it:
+    two entries with one name (which one is read would depend on the reader), and absolute
+    or ``..`` paths (written by no Udonarium; a path-traversal attempt)."""
+    seen: set[str] = set()
+    for name in names:
+        path = name.replace("\\", "/")
+        parts = path.split("/")
+        if path.startswith("/") or re.match(r"[A-Za-z]:", path) or ".." in parts:
+            raise bad_file(
+                f"zip の中のファイル名 {shown(name, 80)} が zip の外を指しています"
+                f" (絶対パスや .. は使えません)。{_SAVE_AGAIN[0]}",
+                f"the zip entry {shown(name, 80)} points outside the zip (absolute paths and"
+                f" .. are not allowed): {_SAVE_AGAIN[1]}",
+            )
+        key = "/".join(part for part in parts if part not in ("", ".")).casefold()
+        if key in seen:
+            raise bad_file(
+                f"zip に同じ名前のファイル {shown(name, 80)} が 2 つあります: どちらを読むか"
+                f"決められないので取り込みません。{_SAVE_AGAIN[0]}",
+                f"the zip holds two files named {shown(name, 80)}: which one to read is"
+                f" unclear, so nothing is imported; {_SAVE_AGAIN[1]}",
+            )
+        seen.add(key)
 
 
 def parse_udonarium(raw: bytes) -> PortableCharacter:
@@ -255,12 +311,87 @@ def _parse_xml(xml: bytes) -> Any:
         for start in range(0, len(xml), _FEED_CHUNK):
             parser.feed(xml[start : start + _FEED_CHUNK])
         return parser.close()
-    except (ElementTree.ParseError, DefusedXmlException, ValueError) as error:
-        raise bad_file(f"XML として読めません: {error}", f"not valid XML: {error}") from None
-    except LookupError as error:  # an encoding Python does not know
+    except ElementTree.ParseError as error:
+        raise _xml_error(error) from None
+    except DefusedXmlException:  # billion laughs, external entities (XXE), DTD tricks
         raise bad_file(
-            f"XML の文字コードが読めません: {error}", f"unknown XML encoding: {error}"
+            "XML に実体宣言 (<!ENTITY …>) や外部参照があるため、安全のため読みません"
+            f" (Udonarium はこれを書きません)。{_SAVE_AGAIN[0]}",
+            "the XML declares entities (<!ENTITY …>) or external references: refused for"
+            f" safety (Udonarium never writes them); {_SAVE_AGAIN[1]}",
         ) from None
+    except ValueError:
+        raise bad_file(
+            f"XML として読めません (書式が正しくありません)。{_SAVE_AGAIN[0]}",
+            f"not valid XML (malformed): {_SAVE_AGAIN[1]}",
+        ) from None
+    except LookupError:  # an encoding Python does not know
+        declared = _DECLARED_ENCODING.search(xml[:1024])
+        name = shown(declared[1].decode("ascii", "replace"), 40) if declared else "?"
+        raise bad_file(
+            f"XML の文字コード {name} は読めません: UTF-8 で保存したファイルを使ってください",
+            f"unknown XML encoding {name}: use the file saved as UTF-8",
+        ) from None
+
+
+_DECLARED_ENCODING = re.compile(rb"encoding\s*=\s*[\"']([^\"']*)")
+_XML_MALFORMED = ("書式が正しくありません", "malformed")
+#: The XML reader's (expat's) problems, in the user's words.
+_XML_PROBLEMS: dict[str, tuple[str, str]] = {
+    "no element found": ("空か、途中で終わっています", "it is empty or ends too early"),
+    "syntax error": ("XML ではありません", "it is not XML"),
+    "not well-formed (invalid token)": (
+        "使えない文字か記号があります",
+        "a character or symbol that XML does not allow",
+    ),
+    "unclosed token": ("タグが閉じていません", "a tag is not closed"),
+    "mismatched tag": (
+        "開始タグと終了タグが合っていません",
+        "a closing tag does not match its opening tag",
+    ),
+    "junk after document element": (
+        "最後の要素の後に余分な文字があります",
+        "more text after the last element",
+    ),
+    "undefined entity": (
+        "定義されていない文字参照 (&名前;) があります",
+        "an undefined entity reference (&name;)",
+    ),
+    "duplicate attribute": ("同じ属性が 2 回あります", "an attribute is given twice"),
+    "reference to invalid character number": (
+        "使えない文字参照 (&#…;) があります",
+        "a character reference (&#…;) to a character XML does not allow",
+    ),
+    "partial character": (
+        "文字が途中で切れています (文字コードが宣言と合っていません)",
+        "a character is cut short (the bytes do not match the declared encoding)",
+    ),
+    "encoding specified in XML declaration is incorrect": (
+        "XML 宣言の文字コードが中身と合っていません",
+        "the encoding in the XML declaration does not match the bytes",
+    ),
+    "unclosed CDATA section": ("CDATA が閉じていません", "a CDATA section is not closed"),
+    "XML or text declaration not at start of entity": (
+        "XML 宣言 (<?xml …?>) がファイルの先頭にありません",
+        "the XML declaration (<?xml …?>) is not at the start of the file",
+    ),
+    "XML declaration not well-formed": (
+        "XML 宣言 (<?xml …?>) の書き方が正しくありません",
+        "the XML declaration (<?xml …?>) is malformed",
+    ),
+}
+
+
+def _xml_error(error: ElementTree.ParseError) -> Exception:
+    """A bilingual refusal for the XML reader's ``error``, where it is and what is wrong."""
+    from xml.parsers.expat import errors
+
+    what_ja, what_en = _XML_PROBLEMS.get(errors.messages.get(error.code, ""), _XML_MALFORMED)
+    line, column = error.position
+    return bad_file(
+        f"XML として読めません ({line} 行 {column + 1} 文字目: {what_ja})。{_SAVE_AGAIN[0]}",
+        f"not valid XML (line {line}, column {column + 1}: {what_en}): {_SAVE_AGAIN[1]}",
+    )
 
 
 def _child(element: Any, name: str) -> Any:

@@ -18,6 +18,8 @@ STATUS_BY_REASON: dict[str, int] = {
     "no such link": 404,
     "room exists": 409,
     "conflict": 409,
+    "duplicate": 409,
+    "reserved name": 409,
     "busy": 409,
     "rate limited": 429,
     "too many connections": 429,
@@ -60,14 +62,6 @@ def unauthorized() -> TableApiError:
 def no_such_room(room: str) -> TableApiError:
     return TableApiError(
         404, "no such room", Message(f"部屋 {room!r} はありません", f"no room named {room!r}")
-    )
-
-
-def read_only() -> TableApiError:
-    return TableApiError(
-        403,
-        "forbidden",
-        Message("観戦用リンクでは発言できません", "a spectator link cannot post lines"),
     )
 
 

@@ -6,6 +6,11 @@ the store ONCE and hands them to every subscriber's queue. A :class:`Subscriptio
 the last ``seq`` it delivered; whatever it did not get through its queue (it subscribed
 in the middle, it fell behind and its queue was dropped, a notification was lost) it
 reads from the store itself — so what it yields is exactly ``after+1, after+2, …``.
+
+Not every writer notifies: ``saikoro play --db`` on the server's SQLite file appends
+without telling anyone. So while a room has subscribers here the hub also looks at its
+end every :data:`POLL_SECONDS` (one query for all the watched rooms; none when nobody
+watches) and reads what anyone appended, as if it had been notified.
 """
 
 from __future__ import annotations
@@ -13,13 +18,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections import OrderedDict
+from collections.abc import Collection
 
 from sqlalchemy import select
 
 from saikoro.server.pubsub import PubSub
 from saikoro.store.sql import SqlStore
 from saikoro.store.sql import events as events_table
+from saikoro.store.sql import rooms as rooms_table
 from saikoro.table.events import Event
 from saikoro.table.storage import RoomRecord
 
@@ -31,6 +39,10 @@ QUEUE_BOUND = 256
 READ_BATCH = 500
 #: Encoded WebSocket messages kept for the next readers of the same event.
 ENCODED_KEPT = 4096
+#: Seconds between two looks at the watched rooms' ends (appends nobody announced).
+POLL_SECONDS = 1.0
+
+log = logging.getLogger("saikoro.server.feed")
 
 
 def events_after(
@@ -46,6 +58,15 @@ def events_after(
     with store.engine.connect() as conn:
         rows = conn.execute(query).all()
     return [(row.seq, Event.from_json(json.loads(row.body))) for row in rows]
+
+
+def room_ends(store: SqlStore, room_ids: Collection[int]) -> dict[int, int]:
+    """Each room's last ``seq`` (its version, moved in the append's own transaction)."""
+    query = select(rooms_table.c.id, rooms_table.c.version).where(
+        rooms_table.c.id.in_(list(room_ids))
+    )
+    with store.engine.connect() as conn:
+        return {row.id: row.version for row in conn.execute(query)}
 
 
 def events_of_kind(store: SqlStore, room: RoomRecord, kind: str) -> list[Numbered]:
@@ -128,15 +149,44 @@ class _RoomFeed:
 
 
 class FeedHub:
-    """Per process: the rooms someone watches, fed from pubsub notifications."""
+    """Per process: the rooms someone watches, fed from pubsub notifications and, once
+    :meth:`start` ran, from a look at their ends every ``poll_seconds``."""
 
-    def __init__(self, store: SqlStore, pubsub: PubSub) -> None:
+    def __init__(
+        self, store: SqlStore, pubsub: PubSub, *, poll_seconds: float = POLL_SECONDS
+    ) -> None:
         self.store = store
         self.pubsub = pubsub
+        self.poll_seconds = poll_seconds
         self.feeds: dict[str, _RoomFeed] = {}
         self._encoded: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._poller: asyncio.Task[None] | None = None
         pubsub.add_listener(self._notified)
+
+    def start(self) -> None:
+        """Start looking for appends nobody announced (in the running event loop)."""
+        if self._poller is None:
+            self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
+
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            await self.poll()
+
+    async def poll(self) -> None:
+        """Read the watched rooms' ends (one query; nothing when nobody watches) and fetch
+        what is new, exactly as a notification would."""
+        if not self.feeds:
+            return
+        watched = {feed.room.id: name for name, feed in self.feeds.items()}
+        try:
+            ends = await asyncio.to_thread(room_ends, self.store, watched.keys())
+        except Exception as error:  # the database is down: the next look tries again
+            log.warning("cannot read the watched rooms' ends (%s)", type(error).__name__)
+            return
+        for room_id, end in ends.items():
+            self._notified(watched[room_id], end)
 
     def encoded(self, room: str, seq: int, event: Event, *, redacted: bool) -> str:
         """The WebSocket message of an event, encoded once for all its readers (an appended
@@ -199,6 +249,11 @@ class FeedHub:
                     subscription.offer(batch)
 
     async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._poller
+            self._poller = None
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

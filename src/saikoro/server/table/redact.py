@@ -2,8 +2,8 @@
 
 uvicorn logs every request line with its query string (``GET /api/rooms/x/ws?token=…``);
 :class:`RedactSecrets`, a logging filter on uvicorn's handlers, rewrites each record with
-``token=…`` replaced by ``token=[redacted]``, a ``Bearer …`` value hidden, and the password
-of a database URL hidden.
+``token=…`` replaced by ``token=[redacted]``, a ``Bearer …`` value hidden, and the passwords
+of a database URL hidden (before the ``@`` and as query parameters).
 """
 
 from __future__ import annotations
@@ -13,15 +13,16 @@ import logging
 import re
 from typing import Any
 
+from saikoro.store.sql import hide_url_secrets
+
 _TOKEN = re.compile(r"(?i)(\btoken=)[^&\s\"'#]+")
 _BEARER = re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+")
-_URL_PASSWORD = re.compile(r"(://[^:/@\s]*:)[^@\s]+@")
 
 
 def redact(text: str) -> str:
     text = _TOKEN.sub(r"\1[redacted]", text)
     text = _BEARER.sub(r"\1[redacted]", text)
-    return _URL_PASSWORD.sub(r"\1***@", text)
+    return hide_url_secrets(text)
 
 
 class RedactSecrets(logging.Filter):

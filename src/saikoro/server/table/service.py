@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from saikoro.dice.randomizer import DiceSource
@@ -78,11 +78,15 @@ class TableService:
             self.limits.rooms_per_minute / 60.0, max(1, int(self.limits.rooms_per_minute))
         )
         self.caps = ConnectionCaps(self.limits.max_ws_per_room, self.limits.max_ws_per_link)
+        #: The open WebSockets of this process per link id, each a coroutine function that
+        #: ends it as revoked (other processes notice at their next heartbeat).
+        self.socket_enders: dict[str, set[Callable[[], Awaitable[None]]]] = {}
         self._sessions: OrderedDict[str, _RoomSession] = OrderedDict()
         self._sessions_lock = threading.Lock()
 
     async def start(self) -> None:
         await self.pubsub.start()
+        self.hub.start()  # catches appends nobody announced (saikoro play on the database)
 
     async def stop(self) -> None:
         await self.hub.close()
