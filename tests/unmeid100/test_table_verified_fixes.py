@@ -140,6 +140,8 @@ def test_unmeid100_table_lines_in_english(tmp_path):
             "@オーク :HP=0",  # the dying check: 20 ≤ 運命4×5 → unconscious
             "/next",  # round 2: ケン's own turn starts, his full defence ends
             "/char list",
+            "/cond add ケン 防御専念",
+            "/cond remove ケン 防御専念",
             "FATE",
         ],
         ["20/100"],
@@ -155,4 +157,6 @@ def test_unmeid100_table_lines_in_english(tmp_path):
     assert "full defence (AC+20 RC+20 until next turn)" in text(out, "@ケン /defend")["text"]
     assert any("ケン: full defence ended" in line for line in shown)
     assert "unconscious" in text(out, "/char list")["text"]
+    assert text(out, "/cond add ケン 防御専念")["text"] == "ケン: now full defence"
+    assert text(out, "/cond remove ケン 防御専念")["text"] == "ケン: full defence ended"
     assert "FATE<fate>" in text(out, "FATE")["en"]

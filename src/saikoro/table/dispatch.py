@@ -890,13 +890,21 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         emit.character(name)
         made = tracker.make_condition(emit, name, label, level)
         if made is not None:
-            emit.add_condition(name, made)
+            shown = tracker.condition_name(made.label) + Message.same(f"{made.level or ''}")
+            emit.add_condition(
+                name, made, text=Message(f"{name}: {shown.ja} を受けた", f"{name}: now {shown.en}")
+            )
         return
     if len(args) == 3 and args[0] == "remove":
         character = emit.character(args[1])
         if character.condition(args[2]) is None:
             raise fail(f"{args[1]} は {args[2]} ではありません", f"{args[1]} is not {args[2]}")
-        emit.remove_condition(args[1], args[2])
+        shown = tracker.condition_name(args[2])
+        emit.remove_condition(
+            args[1],
+            args[2],
+            text=Message(f"{args[1]}: {shown.ja} が解けた", f"{args[1]}: {shown.en} ended"),
+        )
         return
     raise fail(
         "/cond add 名前 状態 [レベル] · /cond remove 名前 状態 です",
