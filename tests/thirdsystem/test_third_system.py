@@ -131,3 +131,44 @@ def test_every_file_of_it_is_in_its_folder() -> None:
     ).stdout.split()
     outside = [p for p in named if not p.startswith("tests/thirdsystem/")]
     assert outside == [] or all(p.startswith("docs/") for p in outside), outside
+
+
+@pytest.mark.rule("OD-ROLL-01", "OD-HIT-01", via="cli")
+def test_the_front_ends_as_a_user_runs_them(onedie: str, tmp_path: Path) -> None:
+    """The same through the programs a user runs: `saikoro play`, `saikoro export` →
+    `saikoro import`, and a real `saikoro serve` whose table takes a room of it."""
+    import httpx
+
+    from tests.server.table_live import create_room, start_server
+
+    sheet = tmp_path / "taro.json"
+    sheet.write_text(json.dumps({"system": onedie, "name": "タロウ", "max_hp": 6}), "utf-8")
+    db = str(tmp_path / "t.db")
+    played = subprocess.run(
+        [sys.executable, "-m", "saikoro", "play", "--db", db, "--room", "r", "--system", onedie,
+         "--gm", "--rands", "4/6,4/6"],
+        input=f"/char add {sheet}\n@タロウ /hit タロウ\n/gm setting success_at 5\nOD\n",
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert "タロウ → タロウ ＞ ダメージ4 (HP 2)" in played.stdout
+    assert played.stdout.rstrip().endswith("失敗")  # the room's house rule reached `OD`
+    exported = saikoro_cli("export", "ccfolia", str(sheet))
+    assert exported.returncode == 0, exported.stderr
+    clip = tmp_path / "clip.json"
+    clip.write_text(exported.stdout, "utf-8")
+    back = tmp_path / "back.yaml"
+    imported = saikoro_cli("import", "ccfolia", str(clip), "--system", onedie, "-o", str(back))
+    assert imported.returncode == 0, imported.stderr
+    assert "タロウ" in back.read_text("utf-8")
+    server = start_server(str(tmp_path / "rooms.db"), tmp_path)
+    try:
+        listed = httpx.get(f"{server.base}/v2/game_system").json()["game_system"]
+        assert onedie in {s["id"] for s in listed}
+        room = create_room(server.base, system=onedie)
+        room.add_character(sheet.read_text("utf-8"))
+        said = room.gm.say("@タロウ OD")
+        assert "ワンダイス判定" in said["text"]
+        assert room.gm.state()["characters"][0]["name"] == "タロウ"
+    finally:
+        server.stop()

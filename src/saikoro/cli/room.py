@@ -107,14 +107,18 @@ def create(
 @room_app.command("links")
 def links(db: str = _DB, room: str = _ROOM, as_json: bool = _JSON) -> None:
     """List a room's links: id, role, character, created, revoked (never tokens)."""
+    from rich.cells import cell_len
+
     from saikoro.table.rooms import list_links
 
     def action(store: Any) -> int:
         found = list_links(store, room)
-        rows = [
-            f"{link.id}  {link.role:<9} {link.character or '-':<12} {link.created_at}"
+        names = [link.character or "-" for link in found]
+        width = max([12, *(cell_len(name) for name in names)])
+        rows = [  # padded by display width: a Japanese name is two columns per character
+            f"{link.id}  {link.role:<9} {name}{' ' * (width - cell_len(name))} {link.created_at}"
             + ("  [取消 / revoked]" if link.revoked else "")
-            for link in found
+            for link, name in zip(found, names, strict=True)
         ]
         _print({"room": room, "links": [link.to_json() for link in found]}, rows, as_json)
         return 0
