@@ -3,7 +3,7 @@
 Each test drives ``saikoro play`` with scripted dice and failed before its fix: bounded rest
 and time (LW-HP-01), specialist actions under other names (LW-SPECIAL-01), licence vehicles
 as a setting (LW-SPECIAL-03), 価値観/禁忌値 only the GM's (LW-ABIL-05), no riding while
-swimming (LW-SPECIAL-02/05) and English output without Japanese prose (LW-TABLE-04).
+swimming (LW-SPECIAL-02/05) and English output without Japanese prose (LW-TABLE-06).
 """
 
 from __future__ import annotations
@@ -227,7 +227,7 @@ def japanese_left(text: str, line: str) -> list[str]:
     return [w for w in CJK.findall(text) if w not in allowed]
 
 
-@pytest.mark.rule("LW-TABLE-04", via="table")
+@pytest.mark.rule("LW-TABLE-06", via="table")
 def test_english_output_has_no_japanese_prose(party: str) -> None:
     lw(party, [f"/char add {SHEETS / 'goblin.json'}"])
     lines = [

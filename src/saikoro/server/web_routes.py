@@ -86,8 +86,11 @@ def webtable_data(system: str) -> dict[str, Any]:
 @router.get("/api/systems/{system}/webtable")
 def system_page_data(system: str) -> JSONResponse:
     """The system's ``webtable.json`` (:func:`webtable_data`)."""
+    from saikoro.table.dispatch import tracker_for
+
     try:
-        data = webtable_data(system)
+        data = {**webtable_data(system)}
     except KeyError:
         raise HTTPException(status_code=404) from None
+    data.setdefault("line_example", tracker_for(system).line_example)  # the input's placeholder
     return JSONResponse(data, headers={"Cache-Control": "no-cache"})

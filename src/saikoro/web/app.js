@@ -2,7 +2,7 @@
 import { Room, createRoom } from './api.js';
 import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
-import { lang, setLang, t } from './i18n.js';
+import { lang, provide, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { paletteLoading, renderPalette } from './palette.js';
 
@@ -193,6 +193,10 @@ class RoomView {
     $('#room-title').textContent = this.api.room;
     const state = await this.api.get('/state');
     this.page = await systemPage(state.system);
+    const example = this.page.line_example;
+    if (example) {
+      provide('linePlaceholder', [`${example} · :HP-3 · @名前 … · /help`, `${example} · :HP-3 · @NAME … · /help`]);
+    }
     await this.refresh();
     remember(this.api.room, this.me.role, this.me.label);
     this.log.reset(await this.api.events(0));

@@ -18,7 +18,7 @@ const WORDS = {
   log: ['ログ', 'Log'],
   speaker: ['話者', 'Speaker'],
   line: ['発言・コマンド', 'Message or command'],
-  linePlaceholder: ['2D6+{体力}>=8 · :HP-3 · @名前 … · /help', '2D6+{体力}>=8 · :HP-3 · @NAME … · /help'],
+  linePlaceholder: ['2D6>=8 · :HP-3 · @名前 … · /help', '2D6>=8 · :HP-3 · @NAME … · /help'],
   send: ['送信', 'Send'],
   undo: ['取り消し', 'Undo'],
   palette: ['チャットパレット', 'Chat palette'],
@@ -81,6 +81,12 @@ export function t(key) {
 
 /** The shown text of an event's {ja, en} message. */
 export const pick = (message) => (message ? message[current] ?? message.ja : '');
+
+/** The room's system provides a word (its dice example in the input's placeholder). */
+export function provide(key, pair) {
+  WORDS[key] = pair;
+  for (const el of document.querySelectorAll(`[data-t-placeholder="${key}"]`)) el.placeholder = t(key);
+}
 
 /** Switch language and re-label every element carrying data-t / data-t-placeholder. */
 export function setLang(value) {

@@ -107,21 +107,27 @@ class LittleWorldSettings(BaseModel):
 
     # -- checks ---------------------------------------------------------------
     weak_action_below_one: bool = Field(
+        json_schema_extra={"ja": "能力値が1未満に下がっても苦手行動 (1D6) にする"},
         default=True,
         description="LW-CHECK-02: an ability of 1 rolls 1D6 (苦手行動); with this default an "
         "ability lowered below 1 (sleep halving 1, equipment loss) is weak too; False: it "
         "rolls 2D6.",
     )
     critical_sixes: int = Field(
-        default=2, ge=1, description="LW-CHECK-03: how many 6s make a critical."
+        json_schema_extra={"ja": "クリティカルになる6の個数"},
+        default=2,
+        ge=1,
+        description="LW-CHECK-03: how many 6s make a critical.",
     )
     sum_crit_without_comparison: bool = Field(
+        json_schema_extra={"ja": "比較のない合計 (2D6+3) でもクリティカル/ファンブルを判定する"},
         default=False,
         description="LW-CHECK-03 on generic sums: judge クリティカル/ファンブル on a sum without "
         "a comparison (2D6+3). Default False, as BCDice's Arianrhod: a bare sum (1D6 for a "
         "random pick) is just a number; use LW<a> for a check without a target.",
     )
     opposed_passive_rolls_on_active_fumble: bool = Field(
+        json_schema_extra={"ja": "対抗判定で能動側がファンブルしても受動側も振る"},
         default=True,
         description="LW-CHECK-05: in an opposed check both sides roll, even when the active "
         "side fumbles (it loses anyway).",
@@ -129,41 +135,61 @@ class LittleWorldSettings(BaseModel):
 
     # -- conditions -------------------------------------------------------------
     poison_stacking: Literal["higher", "add", "replace"] = Field(
+        json_schema_extra={"ja": "毒の重ね掛け: higher=高い方 / add=加算 / replace=上書き"},
         default="higher",
         description="LW-COND-02: a second poison keeps the higher level (default), adds, "
         "or replaces the first.",
     )
     poison_interval_minutes: int = Field(
-        default=30, ge=1, description="LW-COND-02: minutes of rest per poison tick."
+        json_schema_extra={"ja": "安静時に毒が1回進む間隔 (分)"},
+        default=30,
+        ge=1,
+        description="LW-COND-02: minutes of rest per poison tick.",
     )
     poison_ticks_while_exploring: bool = Field(
+        json_schema_extra={"ja": "安静状態以外の時間でも毒が進む"},
         default=False,
         description="LW-COND-02: the seed ticks poison every 30 minutes *at rest* (安静状態); "
         "whether other out-of-combat time counts is left to the GM (default: no).",
     )
     paralysis_recovery_turns: int = Field(
-        default=2, ge=1, description="LW-COND-03: own turns passed to recover in combat."
+        json_schema_extra={"ja": "戦闘中、麻痺が治るまでの自分の手番数"},
+        default=2,
+        ge=1,
+        description="LW-COND-03: own turns passed to recover in combat.",
     )
     paralysis_recovery_minutes: int = Field(
-        default=30, ge=1, description="LW-COND-03: minutes to recover out of combat (about)."
+        json_schema_extra={"ja": "戦闘外で麻痺が治るまでの時間 (分、目安)"},
+        default=30,
+        ge=1,
+        description="LW-COND-03: minutes to recover out of combat (about).",
     )
     sleep_recovery_turns: int = Field(
-        default=3, ge=1, description="LW-COND-04: own turns spent to wake in combat."
+        json_schema_extra={"ja": "戦闘中、睡眠から覚めるまでの自分の手番数"},
+        default=3,
+        ge=1,
+        description="LW-COND-04: own turns spent to wake in combat.",
     )
     sleep_recovery_minutes: int = Field(
-        default=60, ge=1, description="LW-COND-04: minutes to wake out of combat (about)."
+        json_schema_extra={"ja": "戦闘外で睡眠から覚めるまでの時間 (分、目安)"},
+        default=60,
+        ge=1,
+        description="LW-COND-04: minutes to wake out of combat (about).",
     )
     sleeping_can_defend: bool = Field(
+        json_schema_extra={"ja": "睡眠中でも (能力値半分で) 防御できる"},
         default=True,
         description="LW-COND-04: a sleeping character may still defend, with halved abilities.",
     )
     sleeping_can_act: bool = Field(
+        json_schema_extra={"ja": "睡眠中でも (能力値半分・スキルカードなしで) 行動できる"},
         default=True,
         description="LW-COND-04: a sleeping character may act on their turn with halved "
         "abilities and no skill cards (the seed only says those two limits); each own turn "
         "counts toward waking.",
     )
     confusion_label: str = Field(
+        json_schema_extra={"ja": "「精神の均衡を失った」状態の表示名"},
         default="混乱",
         min_length=1,
         description="LW-COND-05: the name shown for the unnamed 'lost mental balance' state.",
@@ -171,36 +197,47 @@ class LittleWorldSettings(BaseModel):
 
     # -- combat -----------------------------------------------------------------
     defender_critical_beats_attacker_critical: bool = Field(
+        json_schema_extra={"ja": "防御側のクリティカルは攻撃側のクリティカルでも完全回避"},
         default=True,
         description="LW-COMBAT-08: a defender critical evades completely even against an "
         "attacker critical (the defender received the challenge, LW-CHECK-05).",
     )
     damage_floor_zero: bool = Field(
+        json_schema_extra={"ja": "ダメージは0未満にならない (同値は0ダメージ)"},
         default=True,
         description="LW-COMBAT-10: damage never goes below 0 (a tie deals 0).",
     )
     weak_dice_from_real_ability: bool = Field(
+        json_schema_extra={
+            "ja": "攻撃クリティカルで防御側の能力値が0扱いでも、ダイス数は本来の能力値で決める"
+        },
         default=True,
         description="LW-COMBAT-06 with LW-CHECK-02: after an attacker critical the defender's "
         "ability counts as 0, but the number of dice (1D6 for a weak ability) still follows "
         "the real ability.",
     )
     tied_pcs_order: Literal["listed", "name"] = Field(
+        json_schema_extra={
+            "ja": "同値のPCの手番順 (プレイヤーが決めるまで): listed=登録順 / name=名前順"
+        },
         default="listed",
         description="LW-COMBAT-02: order of tied PCs until the players choose: as listed "
         "(default) or by name.",
     )
     delay_once_per_round: bool = Field(
+        json_schema_extra={"ja": "ラウンドの最後への手番送りは1ラウンドに1回まで"},
         default=True,
         description="LW-COMBAT-03: a character may pass to the end of the round once per round.",
     )
     rows_return_when_front_recovers: bool = Field(
+        json_schema_extra={"ja": "前衛が戦闘中に復帰したら繰り上がった後衛を戻す"},
         default=False,
         description="LW-COMBAT-16: back-liners moved up by the collapse go back when a "
         "front-liner of their side can act again (healed, woken) during the combat; by "
         "default only a front-liner joining the combat, or its end, sends them back.",
     )
     party_down_counts_paralysis: bool = Field(
+        json_schema_extra={"ja": "麻痺したPCも全滅の判定で行動不能に数える"},
         default=False,
         description="LW-HP-03: a paralysed PC counts as unable to act for 'party down' "
         "(default: only HP ≤ 0 is 行動不能, LW-ABIL-01).",
@@ -208,9 +245,13 @@ class LittleWorldSettings(BaseModel):
 
     # -- rest ---------------------------------------------------------------------
     rest_bonus: int = Field(
-        default=6, ge=0, description="LW-HP-01: one night's rest recovers 体力 + this."
+        json_schema_extra={"ja": "一晩の休息で回復するHP = 体力 + この値"},
+        default=6,
+        ge=0,
+        description="LW-HP-01: one night's rest recovers 体力 + this.",
     )
     night_minutes: int = Field(
+        json_schema_extra={"ja": "一晩の休息 (/gm rest) の長さ (分)。すべて安静状態"},
         default=480,
         ge=0,
         le=MAX_NIGHT_MINUTES,
@@ -222,6 +263,7 @@ class LittleWorldSettings(BaseModel):
 
     # -- special situations ---------------------------------------------------------
     specialist_cards: dict[str, list[str]] = Field(
+        json_schema_extra={"ja": "専門行動 → それを許すスキルカード"},
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_CARDS.items()},
         description="LW-SPECIAL-01: specialist action → skill cards that allow it.",
     )
@@ -232,20 +274,28 @@ class LittleWorldSettings(BaseModel):
         "matched whole, full-/half-width and case folded, a trailing する dropped.",
     )
     herb_cards: tuple[str, ...] = Field(
+        json_schema_extra={"ja": "薬草採取ができるスキルカード"},
         default=("スカウト", "錬金術師", "農民"),
         description="LW-SPECIAL-08: skill cards that allow herb gathering.",
     )
     specialist_abilities: dict[str, Literal["体力", "技巧", "理知"]] = Field(
+        json_schema_extra={"ja": "専門行動 (/act) の判定に使う能力値"},
         default_factory=lambda: dict(DEFAULT_SPECIALIST_ABILITIES),
         description="LW-SPECIAL-01: the ability of a specialist action's check at the table "
         "(/act), which the seed does not name: 技巧 for the hand-and-foot skills, 理知 for "
         "読心; /act ACTION ABILITY overrides it.",
     )
     herb_target: int = Field(
-        default=10, ge=0, description="LW-SPECIAL-08: target of the 技巧 check (about 10)."
+        json_schema_extra={"ja": "薬草採取の技巧判定の目標値"},
+        default=10,
+        ge=0,
+        description="LW-SPECIAL-08: target of the 技巧 check (about 10).",
     )
     breath_seconds_per_body: int = Field(
-        default=30, ge=0, description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds."
+        json_schema_extra={"ja": "息止めの限界 = 体力 × この秒数"},
+        default=30,
+        ge=0,
+        description="LW-SPECIAL-05: breath-hold limit = 体力 × this seconds.",
     )
     licence_vehicles: tuple[str, ...] = Field(
         default=DEFAULT_LICENCE_VEHICLES,
@@ -259,12 +309,14 @@ class LittleWorldSettings(BaseModel):
         "licence_vehicles); any other vehicle is the GM's call.",
     )
     vehicle_must_exceed: bool = Field(
+        json_schema_extra={"ja": "乗り物の判定は目標値を上回ったときだけ成功"},
         default=True,
         description="LW-SPECIAL-03: a car or bike check succeeds only when the 技巧 check "
         "exceeds (上回る) the target, as the seed says; False: reaching it is enough, as "
         "other checks.",
     )
     water_penalty: bool = Field(
+        json_schema_extra={"ja": "水中の不利 (水中で戦闘不可、息止め) がある世界"},
         default=True,
         description="LW-SPECIAL-05: the world has the water penalty (no combat in water, "
         "breath limit); False for a world with breathable water.",
@@ -272,31 +324,53 @@ class LittleWorldSettings(BaseModel):
 
     # -- keeper (管理人) ---------------------------------------------------------------
     keeper_floor_percent: int = Field(
+        json_schema_extra={"ja": "価値観をこの値以下にはできない (報酬でも)"},
         default=1,
         ge=0,
         description="LW-KEEPER-02: nothing can be set at or below this 価値観, and a reward "
         "may not take 価値観 below it (overspending).",
     )
     keeper_exp_cost: int = Field(
-        default=4, ge=0, description="LW-KEEPER-02: % per experience point (any party size)."
+        json_schema_extra={"ja": "経験点1点あたりの価値観 (%)"},
+        default=4,
+        ge=0,
+        description="LW-KEEPER-02: % per experience point (any party size).",
     )
     keeper_exp_max: int = Field(
-        default=10, ge=0, description="LW-KEEPER-02: most experience points per PC."
+        json_schema_extra={"ja": "PC1人あたりの経験点の上限"},
+        default=10,
+        ge=0,
+        description="LW-KEEPER-02: most experience points per PC.",
     )
     keeper_cr_per_percent: int = Field(
-        default=30, ge=1, description="LW-KEEPER-02: cr of money per 1 % (rounded down)."
+        json_schema_extra={"ja": "価値観1%あたりのお金 (cr)"},
+        default=30,
+        ge=1,
+        description="LW-KEEPER-02: cr of money per 1 % (rounded down).",
     )
     keeper_item_cr_per_percent: int = Field(
-        default=40, ge=1, description="LW-KEEPER-02: cr of item price per 1 % (rounded down)."
+        json_schema_extra={"ja": "価値観1%あたりのアイテム価格 (cr)"},
+        default=40,
+        ge=1,
+        description="LW-KEEPER-02: cr of item price per 1 % (rounded down).",
     )
     keeper_artifact_costs: tuple[int, int, int, int] = Field(
-        default=(2, 14, 28, 34), description="LW-KEEPER-02: % of an オーパーツ of rank 1–4."
+        json_schema_extra={"ja": "オーパーツ ランク1〜4の価値観 (%)"},
+        default=(2, 14, 28, 34),
+        description="LW-KEEPER-02: % of an オーパーツ of rank 1–4.",
     )
     keeper_max_discount: int = Field(
-        default=50, ge=0, le=100, description="LW-KEEPER-02: most discount (%) of a found reward."
+        json_schema_extra={"ja": "見つけた報酬の割引の上限 (%)"},
+        default=50,
+        ge=0,
+        le=100,
+        description="LW-KEEPER-02: most discount (%) of a found reward.",
     )
     taboo_threshold: int = Field(
-        default=100, ge=1, description="LW-ABIL-05: 禁忌値 at which the event is raised."
+        json_schema_extra={"ja": "禁忌値がこの値に達するとイベント"},
+        default=100,
+        ge=1,
+        description="LW-ABIL-05: 禁忌値 at which the event is raised.",
     )
 
 

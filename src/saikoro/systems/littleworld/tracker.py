@@ -97,6 +97,10 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
     aliases: ClassVar[dict[str, str]] = {"CR": "cr"}
+    line_example: ClassVar[str] = "2D6+{体力}>=10"
+    char_options: ClassVar[tuple[str, ...]] = ("pc|npc", "front|back")  # rows (LW-COMBAT-16)
+    #: The sheet's English field names (``/gm set NAME taboo 10``).
+    english_labels: ClassVar[dict[str, str]] = {"taboo": "禁忌値", "values_percent": "価値観"}
     min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
     hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
 
