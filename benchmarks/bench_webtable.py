@@ -4,9 +4,10 @@
 
 Starts ``saikoro serve`` on loopback (a temporary SQLite database), opens a GM and a player
 page (Debian's /usr/bin/chromium through Playwright), and clicks the player's first palette
-button ``--clicks`` times (paced under the server's per-link line rate). Each delay is from
-the click (the player page's clock) to the new log line appearing in the GM's page (its
-clock; both pages run on this machine). Also the bytes transferred when the room page first
+button that sends its line (``【体力】判定``, not one to fill in first) ``--clicks`` times
+(paced under the server's per-link line rate). Each delay is from the click (the player
+page's clock) to the first log line that click adds appearing in the GM's page (its clock;
+both pages run in one browser on this machine, so the clocks agree). Also the bytes transferred when the room page first
 loads (HTML, CSS, JS, icon; then with the API calls of the first render).
 """
 
@@ -35,8 +36,9 @@ WATCH = """() => {
     }).observe(document.querySelector('#log'), {childList: true});
 }"""
 CLICK = """() => {
+    const button = document.querySelector('.palette-item:not(.edit)');
     const at = performance.timeOrigin + performance.now();
-    document.querySelector('.palette-item').click();
+    button.click();
     return at;
 }"""
 
@@ -91,13 +93,14 @@ def main() -> None:
             create_room(gm, base, "計測", "LittleWorld")
             player = browser.new_context().new_page()
             join(player, invite_url(gm), "mina.json", LITTLEWORLD_PLAYERS[0])
-            player.wait_for_selector(".palette-item")
+            player.wait_for_selector(".palette-item:not(.edit)")
             gm.evaluate(WATCH)
             delays = []
-            for i in range(args.clicks):
+            for _ in range(args.clicks):
+                before = gm.evaluate("() => window.__seen.length")
                 clicked = player.evaluate(CLICK)
-                gm.wait_for_function("(n) => window.__seen.length > n", arg=i)
-                seen = gm.evaluate("(n) => window.__seen[n]", i)
+                gm.wait_for_function("(n) => window.__seen.length > n", arg=before)
+                seen = gm.evaluate("(n) => window.__seen[n]", before)
                 delays.append(seen - clicked)
                 time.sleep(0.25)  # under the server's 5 lines/s per link
             weight = page_weight(browser, player.url)

@@ -130,3 +130,15 @@ def test_text_that_is_not_unicode_is_named_in_both_languages() -> None:
     (problem,) = caught.value.problems
     assert "Unicode" in problem.ja and "値が正しくありません" not in problem.ja
     assert "Unicode" in problem.en
+
+
+@pytest.mark.parametrize("system", ["LittleWorld", "UnmeiD100"])
+def test_every_setting_says_what_it_means_in_both_languages(system: str) -> None:
+    """``/gm setting`` and the web page read each setting's meaning from its model."""
+    from saikoro.systems import manifest
+    from saikoro.systems.setting_docs import setting_meaning
+
+    cls = manifest(system).settings_class()
+    for key in cls.model_fields:
+        meaning = setting_meaning(cls, key)
+        assert meaning.en and meaning.ja != meaning.en, key

@@ -15,12 +15,14 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from urllib.parse import quote
 
 import pytest
 import uvicorn
 from fastapi import WebSocket
 
 from saikoro.server import create_app
+from saikoro.server.app import MAX_BODY_BYTES
 from saikoro.server.connections import ConnectionRules, uvicorn_options
 
 RULES = ConnectionRules(header_timeout=0.6, body_timeout=0.6, keep_alive=0.6, per_address=4)
@@ -181,6 +183,82 @@ def test_connections_per_address_are_capped_and_others_still_served(port: int) -
     with connect(port, "127.0.0.7") as again:  # the count goes down as connections close
         again.sendall(b"GET /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")
         assert again.recv(65536).startswith(b"HTTP/1.1 200")
+
+
+def test_a_refused_client_that_already_sent_its_request_reads_the_whole_503(port: int) -> None:
+    """The refusal is sent, the write side shut and what the client sends drained: closing
+    with its request unread made the kernel answer a reset, which could discard the 503
+    before the client read it."""
+    held = [connect(port, "127.0.0.9") for _ in range(RULES.per_address)]
+    try:
+        time.sleep(0.1)
+        with connect(port, "127.0.0.9") as extra:
+            request = (
+                b"POST /v2/original_table HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n"
+            )
+            extra.sendall(request + b"t" * 20000)
+            time.sleep(0.3)  # the server has answered and (before the fix) reset by now
+            extra.sendall(b"more bytes the server never asked for")
+            answer, _ = read_all(extra)  # a reset would raise ConnectionResetError here
+        status, headers, body = parse(answer)
+        assert status == 503 and body == {"ok": False, "reason": "too many connections"}
+        assert headers["connection"] == "close"
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def exchange(port: int, request: bytes) -> tuple[int, dict[str, object]]:
+    """Send one request on a new connection (``Connection: close``): status and JSON body."""
+    with connect(port) as sock:
+        sock.sendall(request)
+        status, _, body = parse(read_all(sock)[0])
+    return status, body
+
+
+def form_post(path: str, body: bytes) -> bytes:
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+#: A 10240-character command (the input bound) of Japanese text: 92 kB percent-encoded.
+LONG_JAPANESE_COMMAND = "1D6 " + "あ" * 10236
+#: A realistic original table of ≈10 100 characters (≈90 kB percent-encoded), as the audit's.
+LONG_TABLE = "長い表\n1D100\n" + "\n".join(
+    f"{n}:" + "荷物の中から古い地図が見つかる。" * 6 + "！" * (n % 3) for n in range(1, 101)
+)
+
+
+def test_a_long_japanese_command_fits_by_post_form_and_by_get(port: int) -> None:
+    """Bodies were bounded at 64 KiB (413), a header block at 64 KiB: a legal command of
+    10240 Japanese characters did not fit (BCDice-API's Puma has no body bound)."""
+    encoded = quote(LONG_JAPANESE_COMMAND).encode()
+    assert 90_000 < len(encoded) < 93_000
+    path = "/v2/game_system/DiceBot/roll"
+    status, body = exchange(port, form_post(path, b"command=" + encoded))
+    assert status == 200 and body["ok"] is True, body
+    get = f"GET {path}?command={encoded.decode()} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    status, body = exchange(port, get.encode())
+    assert status == 200 and body["ok"] is True, body
+
+
+def test_a_long_original_table_fits_by_post_form(port: int) -> None:
+    encoded = quote(LONG_TABLE).encode()
+    assert len(LONG_TABLE) > 10_000 and len(encoded) > 64 * 1024
+    status, body = exchange(port, form_post("/v2/original_table", b"table=" + encoded))
+    assert status == 200 and str(body["text"]).startswith("長い表(")
+
+
+def test_a_body_over_the_bound_is_still_refused(port: int) -> None:
+    """Refused from its Content-Length, before the client sends it."""
+    head = form_post("/v2/original_table", b"")
+    head = head.replace(b"Content-Length: 0", f"Content-Length: {MAX_BODY_BYTES + 1}".encode())
+    status, body = exchange(port, head)
+    assert (status, body) == (413, {"ok": False, "reason": "request too large"})
 
 
 def test_a_websocket_outlives_the_http_timeouts(port: int) -> None:

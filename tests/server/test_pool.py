@@ -11,17 +11,25 @@ import asyncio
 import json
 import os
 import signal
+import socket
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
 from saikoro.dice.randomizer import ScriptedSource
+from saikoro.server import frames
 from saikoro.server.jobs import RollJob
 from saikoro.server.pool import PoolLimits, RollPool
 
-#: Costs ~0.3 s of CPU and has no dice: only a process that can be killed stops it early.
-EXPENSIVE = RollJob("roll", "LittleWorld", "x100 C(" + "9*" * 495 + "9)")
+#: Costs ≥20 ms of CPU (≈40 ms on a 2020 laptop core) and has no dice: only a process that
+#: can be killed stops it early. No legal command costs much more (tests/dice/test_cost_bound.py),
+#: so the deadline tests use a deadline of a few milliseconds.
+EXPENSIVE = RollJob("roll", "LittleWorld", "C(" + "1-" * 5118 + "1)")
 CHEAP = RollJob("roll", "DiceBot", "2D6")
+#: Looks cheap to the pool (short, small numbers) but takes a few milliseconds.
+SLOW_LOOKING_CHEAP = RollJob("roll", "DiceBot", "x10 100D6")
+DEADLINE = 0.005
 
 
 def run(test: Callable[[RollPool], Coroutine[Any, Any, None]], **limits: Any) -> None:
@@ -68,14 +76,16 @@ def test_the_deadline_kills_work_that_has_no_dice() -> None:
         before = set(pool.worker_pids)
         started = time.monotonic()
         status, answer = await pool.run("a", EXPENSIVE)
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 0.5
         assert status == 503 and json.loads(answer) == {"ok": False, "reason": "timeout"}
         killed = before - set(pool.worker_pids)
-        assert len(killed) == 1 and not any(alive(pid) for pid in killed)
-        await asyncio.sleep(0.5)  # its replacement starts
-        assert (await pool.run("a", CHEAP))[0] == 200
+        assert len(killed) == 1
+        await asyncio.sleep(0.5)  # the kill signal lands; its replacement starts
+        assert not any(alive(pid) for pid in killed)
+        (replacement,) = pool._idle["heavy"]  # a new worker is ready for the next job
+        assert replacement.process.pid not in killed and alive(replacement.process.pid)
 
-    run(check, workers=1, light_workers=0, deadline=0.1)
+    run(check, workers=1, light_workers=0, deadline=DEADLINE)
 
 
 def test_the_deadline_message_is_bilingual_with_saikoro_extras() -> None:
@@ -83,9 +93,9 @@ def test_the_deadline_message_is_bilingual_with_saikoro_extras() -> None:
         status, answer = await pool.run("a", EXPENSIVE._replace(extras=True))
         assert status == 503
         message = json.loads(answer)["message"]
-        assert "秒以内" in message and "did not finish within 0.1 s" in message
+        assert "秒以内" in message and "did not finish within 0.005 s" in message
 
-    run(check, workers=1, light_workers=0, deadline=0.1)
+    run(check, workers=1, light_workers=0, deadline=DEADLINE)
 
 
 def test_too_many_requests_from_one_address_get_429() -> None:
@@ -105,13 +115,13 @@ def test_too_many_requests_from_one_address_get_429() -> None:
 def test_a_job_waiting_past_the_queue_timeout_gets_503_busy() -> None:
     async def check(pool: RollPool) -> None:
         slow = asyncio.create_task(pool.run("a", EXPENSIVE))
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.002)
         status, answer = await pool.run("b", CHEAP)
         assert status == 503 and json.loads(answer) == {"ok": False, "reason": "busy"}
-        await slow
+        assert (await slow)[0] == 200
 
-    # EXPENSIVE takes ≈0.13 s on an idle machine: the wait bound must be well below it.
-    run(check, workers=1, light_workers=0, queue_timeout=0.02)
+    # EXPENSIVE takes ≥20 ms of CPU: the wait bound must be well below it.
+    run(check, workers=1, light_workers=0, queue_timeout=0.005)
 
 
 def test_cheap_clients_are_not_queued_behind_expensive_ones() -> None:
@@ -141,13 +151,42 @@ def test_cheap_clients_are_not_queued_behind_expensive_ones() -> None:
     run(check, workers=1, light_workers=1)
 
 
-def test_a_new_clients_expensive_job_moves_to_a_heavy_worker() -> None:
-    async def check(pool: RollPool) -> None:
-        status, answer = await pool.run("new", EXPENSIVE)  # first try on a light worker
-        assert (status, json.loads(answer)) == (400, {"ok": False, "reason": "output too long"})
-        assert pool._clients["new"].cost > pool.limits.heavy_seconds
+def test_a_light_worker_running_long_is_demoted_not_killed() -> None:
+    """The job finishes where it runs (no work thrown away, no process killed on the
+    event loop); the worker leaves the light lane, a new light worker takes its place,
+    and the client's cost follows the CPU time the job took: a cheap job that overran only
+    because the machine was busy does not send its client to the heavy workers (the
+    benchmark's probe once waited 10 s there behind attackers)."""
 
-    run(check, workers=1, light_workers=1, light_budget=0.02, deadline=60.0)
+    async def check(pool: RollPool) -> None:
+        (light,) = pool._idle["light"]
+        light_pid = light.process.pid
+        status, answer = await pool.run("new", SLOW_LOOKING_CHEAP)
+        assert status == 200 and json.loads(answer)["ok"] is True
+        client = pool._clients["new"]
+        assert client.cost < pool.limits.heavy_seconds
+        for _ in range(100):  # the replacement starts; the demoted worker is retired
+            if pool._idle["light"] and light_pid not in pool.worker_pids:
+                break
+            await asyncio.sleep(0.02)
+        assert light_pid not in pool.worker_pids
+        assert len(pool._idle["light"]) == 1 and pool._idle["light"][0] is not light
+        assert (await pool.run("cheap", CHEAP))[0] == 200
+
+    run(check, workers=1, light_workers=1, light_budget=0.0001, deadline=60.0)
+
+
+def test_expensive_looking_and_known_expensive_commands_start_on_heavy_workers() -> None:
+    async def check(pool: RollPool) -> None:
+        (light,) = pool._idle["light"]
+        status, _ = await pool.run("new", RollJob("roll", "DiceBot", "x100 100B66"))
+        assert status == 200
+        assert pool._idle["light"] == [light] and light.lane == "light"  # never used
+        pool._remember(CHEAP, 1.0)  # as if 2D6 had taken a second: a new client's goes heavy
+        assert (await pool.run("newer", CHEAP))[0] == 200
+        assert pool._idle["light"] == [light] and light.lane == "light"
+
+    run(check, workers=1, light_workers=1, light_budget=0.0001)
 
 
 def test_forked_workers_do_not_share_their_dice() -> None:
@@ -191,3 +230,28 @@ def test_a_worker_killed_from_outside_costs_one_answer_not_the_pool() -> None:
         assert (await pool.run("a", CHEAP))[0] == 200
 
     run(check, workers=1, light_workers=0)
+
+
+def test_a_large_answer_arriving_slowly_never_blocks_the_event_loop() -> None:
+    """The pool reads a worker's answer through the loop: half a 430 kB frame that the
+    worker has not finished writing leaves the loop free (it used to block in recv)."""
+
+    async def main() -> None:
+        ours, theirs = socket.socketpair()
+        ours.setblocking(False)
+        frame = frames.pack((200, b"x" * 430_000, 0.01, None))
+        reading = asyncio.ensure_future(frames.read_async(ours))
+        writer = threading.Thread(target=theirs.sendall, args=(frame[: len(frame) // 2],))
+        writer.start()
+        ticks = 0
+        for _ in range(20):  # the loop keeps running while half the frame is in
+            await asyncio.sleep(0.005)
+            ticks += 1
+        assert ticks == 20 and not reading.done()
+        await asyncio.get_running_loop().run_in_executor(None, writer.join)
+        theirs.sendall(frame[len(frame) // 2 :])
+        assert await asyncio.wait_for(reading, 5) == (200, b"x" * 430_000, 0.01, None)
+        ours.close()
+        theirs.close()
+
+    asyncio.run(main())

@@ -4,6 +4,7 @@ roles and secrets as each link sees them, refusals, limits, and no token in the 
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,6 +97,56 @@ def test_bad_room_bodies_are_422(server: Server, body: dict) -> None:
     response = httpx.post(f"{server.base}/api/rooms", json=body)
     assert response.status_code == 422, response.text
     assert response.json()["ok"] is False
+
+
+@pytest.mark.parametrize("name", ["12/1 セッション", "a/b", "1/2の卓/links", "%2F?#&=", "/x/"])
+def test_a_room_named_with_a_slash_works_through_every_route(server: Server, name: str) -> None:
+    """Dates (12/1) are common room names: the routes take the name up to their own suffix."""
+    room = create_room(server.base, name=f"{name}-{unique_room()}")
+    alice = room.join(sheet("alice"))
+    assert alice.say("2D6>=7")["ok"] is True
+    assert room.gm.state()["you"]["role"] == "gm"
+    assert any(e["kind"] == "roll" for e in room.gm.events()["events"])
+    links = room.gm.http.get(f"{room.gm.path}/links")
+    assert links.status_code == 200 and len(links.json()["links"]) >= 4
+    log = room.spectator.http.get(f"{room.gm.path}/log.html")
+    assert log.status_code == 200 and html.escape(room.name, quote=False) in log.text
+    palette = alice.http.get(f"{alice.path}/palette", params={"name": "アリス"})
+    assert palette.status_code == 200 and palette.json()["items"]
+
+    async def live() -> None:
+        socket = await open_socket(room.gm)
+        outcome = await socket.send_line("GMです")
+        assert outcome["ok"] is True
+        await socket.close()
+
+    asyncio.run(live())
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [("   ", "empty"), ("\u3000", "empty"), ("a\nb", "control"), ("a\tb", "control"), ("..", "..")],
+)
+def test_a_room_name_that_cannot_be_a_room_is_refused_and_nothing_is_made(
+    server: Server, name: str, says: str
+) -> None:
+    response = httpx.post(f"{server.base}/api/rooms", json={"name": name, "system": "LittleWorld"})
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["reason"] == "bad request" and says in body["message"]
+    assert " / " in body["message"]  # Japanese / English
+    trimmed = name.strip()
+    if trimmed:  # nothing was made: the name is still free
+        state = httpx.get(f"{server.base}/api/rooms/{quote(trimmed, safe='')}/state")
+        assert state.status_code in (401, 404)
+
+
+def test_a_room_name_is_trimmed(server: Server) -> None:
+    name = unique_room()
+    response = httpx.post(
+        f"{server.base}/api/rooms", json={"name": f"  {name} ", "system": "LittleWorld"}
+    )
+    assert response.status_code == 201 and response.json()["room"] == name
 
 
 def test_join_gives_a_personal_link_that_speaks_as_the_character(room: Room) -> None:

@@ -89,7 +89,7 @@ def test_the_old_confusion_label_is_a_plain_label_after_renaming(room) -> None:
     assert "防御不能" not in out.text("ja")
 
 
-@pytest.mark.rule("LW-CHECK-03")
+@pytest.mark.rule("LW-CHECK-03", via="table")
 def test_house_rules_reach_typed_commands(room) -> None:
     """``/gm setting critical_sixes 3`` then ``LW3>=4`` with 6,6: no critical (it was one:
     the room's settings reached /attack but not typed commands)."""
@@ -107,7 +107,7 @@ def test_house_rules_reach_typed_commands(room) -> None:
     assert "クリティカル" in run(s, "LW3>=4", [(6, 6), (6, 6)]).text("ja")
 
 
-@pytest.mark.rule("LW-CHECK-03")
+@pytest.mark.rule("LW-CHECK-03", via="cli")
 def test_roll_setting_gives_a_single_roll_the_house_rules() -> None:
     def roll(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "saikoro", "roll", "-s", "LittleWorld", *args]

@@ -74,8 +74,8 @@ def test_melee_boundaries(roll_: int, outcome: str, ok: bool, crit: bool) -> Non
     words = {
         "critical": "クリティカルヒット！ 命中",
         "hit": "命中",
-        "armour": "失敗（アーマークラスに防がれた）",
-        "miss": "失敗（外れ）",
+        "armour": "失敗(アーマークラスに防がれた)",
+        "miss": "失敗(外れ)",
     }
     assert body["text"] == (
         f"(MA60,30,12) ＞ 白兵攻撃 (1D100<=60) AC30 クリティカル<=12 ＞ {roll_} ＞ {words[outcome]}"
@@ -123,11 +123,11 @@ def test_ranged_odd_thief_with_aiming(aim: int, target: int, crit_range: int) ->
     )
     above = cli_json(command, target + 1)
     assert flags(above) == (False, True, False)
-    assert above["text"].endswith("失敗（外れ）")
+    assert above["text"].endswith("失敗(外れ)")
     at_crit = cli_json(command, crit_range)
     assert flags(at_crit) == (True, False, True)
     past_crit = cli_json(command, crit_range + 1)
-    assert past_crit["text"].endswith("失敗（アーマークラスに防がれた）")
+    assert past_crit["text"].endswith("失敗(アーマークラスに防がれた)")
     at_ac = roll(command, 25)
     assert at_ac.detail["outcome"] == "armour"
     assert roll(command, 26).detail["outcome"] == "hit"
@@ -175,7 +175,7 @@ def test_spell_activation_targets(command: str, target: int) -> None:
         assert body["text"].endswith(f"(1D100<={target}) ＞ {target} ＞ 発動")
     body = cli_json(command, target + 1)
     assert flags(body) == (False, True, False)
-    assert body["text"].endswith("＞ 発動失敗（詠唱継続）")
+    assert body["text"].endswith("＞ 発動失敗(詠唱継続)")
     result = roll(command, target + 1)
     assert result.detail["target"] == target and result.detail["chant_continues"] is True
 
@@ -185,11 +185,11 @@ def test_spell_activation_targets(command: str, target: int) -> None:
     ("roll_", "outcome", "ok", "tail"),
     [
         (15, "charm_override", True, "発動 ＞ 魅力以下：抵抗を無視して効果発揮"),  # = 魅力
-        (16, "resisted", False, "発動 ＞ 失敗（レジストクラスに抵抗された）"),
-        (80, "resisted", False, "発動 ＞ 失敗（レジストクラスに抵抗された）"),  # = RC
+        (16, "resisted", False, "発動 ＞ 失敗(レジストクラスに抵抗された)"),
+        (80, "resisted", False, "発動 ＞ 失敗(レジストクラスに抵抗された)"),  # = RC
         (81, "took_effect", True, "発動 ＞ 効果発揮"),  # RC + 1
         (90, "took_effect", True, "発動 ＞ 効果発揮"),  # = target
-        (91, "not_activated", False, "発動失敗（詠唱継続）"),
+        (91, "not_activated", False, "発動失敗(詠唱継続)"),
     ],
 )
 def test_charm_override_beats_high_rc(roll_: int, outcome: str, ok: bool, tail: str) -> None:

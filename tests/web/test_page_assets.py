@@ -85,3 +85,10 @@ def test_each_system_says_what_its_page_shows(client: TestClient, system: str) -
 
 def test_an_unknown_system_has_no_page_data(client: TestClient) -> None:
     assert client.get("/api/systems/NoSuchSystem/webtable").status_code == 404
+
+
+def test_the_input_line_takes_as_many_characters_as_the_api(client: TestClient) -> None:
+    from saikoro.dice.normalize import MAX_INPUT_LENGTH
+
+    line = re.search(r'<input id="line"[^>]*>', client.get("/").text)
+    assert line is not None and f'maxlength="{MAX_INPUT_LENGTH}"' in line.group(0)

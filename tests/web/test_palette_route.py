@@ -3,6 +3,7 @@ its chance of success from saikoro's odds, for the GM and the character's own pl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.table_live import Server, create_room, sheet, start_server
+from tests.web.characters import ccfolia
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +56,72 @@ def test_only_the_gm_and_the_owner_see_a_palette(server: Server) -> None:
         path, params={"name": "リナ"}, headers={"Authorization": "Bearer x"}
     )
     assert stranger.status_code == 401
+
+
+def _items(link, name: str, **params: str) -> dict[str, dict]:  # type: ignore[no-untyped-def]
+    response = link.http.get(f"{link.path}/palette", params={"name": name, **params})
+    assert response.status_code == 200, response.text
+    return {item["line"]: item for item in response.json()["items"]}
+
+
+def test_the_pieces_own_palette_comes_first_with_its_chances(server: Server) -> None:
+    piece = json.loads(ccfolia("ミナ", 14, {"体力": 5, "技巧": 4, "理知": 2}))
+    piece["data"]["commands"] = (
+        "//体力=5\n2D6+{体力}>=9 ジャンプ\n2D6+{筋力}>=9 知らない値\nよろしく\nLW{体力} 【体力】判定"
+    )
+    room = create_room(server.base, "LittleWorld")
+    mina = room.join(json.dumps(piece, ensure_ascii=False))
+    items = _items(mina, "ミナ")
+    lines = list(items)
+    assert lines[:3] == ["2D6+{体力}>=9 ジャンプ", "2D6+{筋力}>=9 知らない値", "よろしく"]
+    assert lines.count("LW{体力} 【体力】判定") == 1  # saikoro's own line, once
+    jump = items["2D6+{体力}>=9 ジャンプ"]
+    assert jump["own"] is True and jump["command"] == "2D6+5>=9" and jump["edit"] is False
+    assert jump["chance"] == pytest.approx(33 / 36)  # 2D6 ≥ 4: all but 2 and 3
+    unknown = items["2D6+{筋力}>=9 知らない値"]
+    assert unknown["command"] is None and unknown["edit"] is True and unknown["chance"] is None
+    assert items["よろしく"]["chance"] is None and items["よろしく"]["edit"] is False
+
+
+@pytest.mark.rule("LW-CHECK-03")
+def test_lines_asking_for_a_value_are_edited_first_and_chances_follow_house_rules(
+    server: Server,
+) -> None:
+    room = create_room(server.base, "LittleWorld")
+    alice = room.join(sheet("alice"))
+    name = alice.state()["you"]["characters"][0]
+    body = _items(alice, name)
+    attack = next(item for line, item in body.items() if line.startswith("LWA{体力}-X"))
+    assert attack["edit"] is True and attack["chance"] is None
+    start, end = attack["select"]
+    assert attack["command"][start:end] == "X" and end == len(attack["command"])
+    opposed = next(item for line, item in body.items() if line.startswith("LWO{体力}-3"))
+    assert opposed["edit"] is True and opposed["chance"] is None
+    assert opposed["command"][slice(*opposed["select"])] == "3"
+
+    # LW-CHECK-03 under the house rule "one 6 is a critical": the chance goes up
+    check = "LW{理知}>=10 【理知】判定 目標値10"
+    before = body[check]["chance"]
+    assert room.gm.say("/gm setting critical_sixes 1")["ok"] is True
+    after = _items(alice, name)[check]["chance"]
+    assert before is not None and after is not None and after > before
+    assert all(item["chance"] is None for item in _items(alice, name, chances="false").values())
+
+
+@pytest.mark.rule("UM-LEVEL-02")
+@pytest.mark.rule("UM-MELEE-01")
+def test_unmeid100_growth_has_no_chance_and_ac_lines_are_edited(server: Server) -> None:
+    room = create_room(server.base, "UnmeiD100")
+    lina = room.join((Path("examples") / "unmeid100" / "pc_lina.yaml").read_text("utf-8"))
+    items = _items(lina, "リナ")
+    growth = next(item for line, item in items.items() if line.startswith("GROW"))
+    assert growth["chance"] is None and growth["edit"] is False
+    melee = next(item for line, item in items.items() if line.startswith("MA{戦闘},0,"))
+    assert melee["edit"] is True and melee["chance"] is None
+    assert melee["command"][slice(*melee["select"])] == "0"
+    assert melee["command"].split(",")[1] == "0"
+    fate = next(item for line, item in items.items() if line.startswith("FATE"))
+    assert fate["chance"] is not None and fate["edit"] is False
+    aimed = next(item for line, item in items.items() if line.startswith("RA{盗賊},0,{敏捷度},1"))
+    assert aimed["edit"] is True and aimed["chance"] is None  # its AC is to be filled in too
+    assert aimed["command"][slice(*aimed["select"])] == "0"

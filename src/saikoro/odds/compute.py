@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import time
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +59,7 @@ def odds(
     samples: int = montecarlo.DEFAULT_SAMPLES,
     seed: int = 0,
     seconds: float | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> Odds:
     """The probabilities of ``command``'s outcomes in ``system`` (see :class:`Odds`).
 
@@ -67,7 +69,8 @@ def odds(
     :func:`montecarlo.affordable_samples`) and ``seed`` drive Monte Carlo, which stops
     after ``seconds`` (None: no time budget) with the samples done (``outcomes``,
     ``time_limited``). Raises :class:`saikoro.errors.SaikoroError` for unknown systems,
-    text that is not a command, or a method that cannot apply.
+    text that is not a command, or a method that cannot apply. ``settings`` are house
+    rules (a room's ``/gm setting`` overrides) the system plays by.
     """
     if method not in METHODS:
         raise OddsMethodError(
@@ -85,7 +88,7 @@ def odds(
             Message("時間制限は 0 秒より長くしてください", "the time budget must be above 0 s")
         )
     started = time.monotonic()
-    run = make_runner(command, system)
+    run = make_runner(command, system, settings)
     counter = _Counting(SeededSource(seed))
     probe = run(counter)
     if probe is None:
@@ -102,6 +105,7 @@ def odds(
             samples=samples,
             seed=seed,
             seconds=seconds,
+            settings=settings,
         )
         return dataclasses.replace(one, command=command, repeat=int(repeated.group(1)))
 

@@ -6,6 +6,7 @@ through :class:`Runner`, so the odds can never drift from the rules.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,12 +130,13 @@ class Runner:
         return engine.evaluate_normalized(self.text, self.system, Randomizer(source))
 
 
-def make_runner(command: str, system: str) -> Runner:
-    """A runner for ``command`` in ``system``; raises a SaikoroError for unknown systems."""
+def make_runner(command: str, system: str, settings: Mapping[str, Any] | None = None) -> Runner:
+    """A runner for ``command`` in ``system`` (playing by the house rules ``settings``);
+    raises a SaikoroError for unknown systems or bad settings."""
     from saikoro.dice.normalize import normalize
     from saikoro.systems import systems
 
-    game_system = systems.get_system(system)
+    game_system = systems.configured(system, settings)
     text = normalize(command)
     if not text:
         raise NotACommandError(command, system)

@@ -46,7 +46,11 @@ from saikoro.server.table_api import (
 from saikoro.server.table_api import install as install_table_api
 from saikoro.server.web_routes import router as web_router
 
-MAX_BODY_BYTES = 64 * 1024
+#: The bound on a request body: BCDice-API (Puma) has none; 1 MiB takes any legal command
+#: (10240 characters are ≤ 92 kB percent-encoded) and original tables far beyond realistic
+#: ones (a 10 399-character table is ≈90 kB), while bounding what a client can make the
+#: server buffer.
+MAX_BODY_BYTES = 1024 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
@@ -82,9 +86,14 @@ async def _http_error(request: Request, error: Exception) -> JSONResponse:
 
 
 async def _validation_error(request: Request, error: Exception) -> JSONResponse:
+    """A body the route cannot read: JSON 400 ``bad request`` when it is not JSON at all
+    (malformed syntax, as every saikoro and BCDice-API error); on the table API, a JSON body
+    that is not the route's is 422 (FastAPI's convention for a body that fails its schema)."""
+    assert isinstance(error, RequestValidationError)
     malformed = Message("リクエストの形式が正しくありません", "malformed request")
-    if request.url.path.startswith(TABLE_API_PREFIX):  # the table API: 422, as FastAPI's
-        return refusal_response(TableApiError(422, "bad request", malformed))
+    not_json = any(problem.get("type") == "json_invalid" for problem in error.errors())
+    if request.url.path.startswith(TABLE_API_PREFIX):  # the table's bodies carry a message
+        return refusal_response(TableApiError(400 if not_json else 422, "bad request", malformed))
     return _answer(request, "bad request", malformed)
 
 

@@ -14,7 +14,11 @@ never finished, and answers its own errors in plain text without CORS.
   (addresses of trusted reverse proxies are not capped: the proxy limits its clients);
 - answers a malformed request with a JSON ``400 bad request``.
 
-Every such answer carries ``Access-Control-Allow-Origin: *``. A connection upgraded to a
+Every such answer carries ``Access-Control-Allow-Origin: *`` and ends the connection
+gracefully: the answer is sent, the write side shut, and whatever the client still sends
+is read and dropped for up to ``drain_timeout`` seconds (closing with its request unread
+would make the kernel send a reset, which can discard the answer before the client
+reads it). A connection upgraded to a
 WebSocket leaves these rules (WebSockets have their own ping and idle handling) and no
 longer counts against its address.
 """
@@ -22,6 +26,7 @@ longer counts against its address.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -44,6 +49,7 @@ class ConnectionRules:
     per_address: int = 64  # open connections from one address (0: no cap)
     max_connections: int = 4096  # open connections in all
     trusted: frozenset[str] = frozenset()  # reverse proxies' addresses: not capped
+    drain_timeout: float = 1.0  # seconds a refused client's bytes are read before closing
 
 
 def raw_json_answer(status: int, reason: str) -> bytes:
@@ -73,6 +79,7 @@ class GuardedH11Protocol(H11Protocol):
         self._received = False  # bytes of the current request have arrived
         self._address: str | None = None
         self._upgraded = False  # handed over to a WebSocket protocol
+        self._refused = False  # answered with an error: draining until closed
         address = self.client[0] if self.client else "-"
         rules = self.rules
         capped = rules.per_address > 0 and address not in rules.trusted
@@ -91,10 +98,16 @@ class GuardedH11Protocol(H11Protocol):
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        if self._refused:  # drained: the answer is sent, the rest is dropped
+            return
         if data and self._phase == "headers":
             self._received = True
         super().data_received(data)
         self._watch()
+
+    def eof_received(self) -> None:
+        if self._refused:  # the client has read its answer and closed its side
+            self.transport.close()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -155,10 +168,19 @@ class GuardedH11Protocol(H11Protocol):
             self._close_with(408, "request timeout")
 
     def _close_with(self, status: int, reason: str) -> None:
+        """Answer, shut the write side, drain what the client sends, then close."""
         self._disarm()
-        if not self.transport.is_closing():
-            self.transport.write(raw_json_answer(status, reason))
+        if self.transport.is_closing() or self._refused:
+            return
+        self._refused = True
+        self.transport.write(raw_json_answer(status, reason))
+        if not self.transport.can_write_eof():
             self.transport.close()
+            return
+        self.transport.write_eof()  # sent once the answer is: the client reads it, then EOF
+        with contextlib.suppress(Exception):  # uvicorn may have paused reading (flow control)
+            self.transport.resume_reading()
+        self._timer = self.loop.call_later(self.rules.drain_timeout, self.transport.close)
 
     def _release(self) -> None:
         address = getattr(self, "_address", None)
@@ -184,5 +206,7 @@ def uvicorn_options(rules: ConnectionRules) -> dict[str, Any]:
         "http": guarded_protocol(rules),
         "timeout_keep_alive": rules.keep_alive,
         "limit_concurrency": None,  # uvicorn's own cap answers plain text: ours is per address
-        "h11_max_incomplete_event_size": 64 * 1024,  # request line + headers (a 10 KiB query fits)
+        # Request line + headers: a 10240-character command of Japanese text is ≤ 92 kB
+        # percent-encoded in a GET query, so that every legal command fits.
+        "h11_max_incomplete_event_size": 128 * 1024,
     }

@@ -1,15 +1,31 @@
 """The speaker's chat palette with each line's chance of success, for the web table.
 
-``GET /api/rooms/{room}/palette?name=NAME`` (Bearer token of the GM or of NAME's player)
-answers ``{"name", "items": [{"line", "label", "command", "chance"}]}``: saikoro's own part
-of the character's chat palette (the one ``saikoro export`` writes), each line's ``{…}``
-references filled in from the character as it is now, and its chance of success from
-``saikoro odds`` (None for a line without success or failure, such as a check without a
-target).
+``GET /api/rooms/{room}/palette?name=NAME[&chances=false]`` (Bearer token of the GM or of
+NAME's player) answers ``{"name", "items": [{"line", "label", "command", "chance", "edit",
+"select", "own"}]}``:
+
+- first the character's **own** chat palette (``own: true``): the lines its player brought
+  with a CCFOLIA / Udonarium piece (kept as the sheet's 「チャットパレット」 note), less the
+  lines saikoro writes itself;
+- then saikoro's part of the palette (the one ``saikoro export`` writes).
+
+Each line's ``{…}`` references are filled in from the character as it is now (``command``;
+None when one cannot be), and its ``chance`` of success comes from ``saikoro odds`` under
+the room's house rules (``/gm setting``). ``chance`` is None for a line without success or
+failure (a check without a target), for a roll of several checks at once (a growth roll:
+the system's ``webtable.json`` lists such commands under ``palette_no_chance``),
+and for a line to ``edit`` first: one whose note asks for the opponent's value
+(「X を相手の体力に」) or whose references cannot be filled in. ``select`` is the
+``[start, end)`` of the value to type over in ``command`` (None: nothing to select).
+``chances=false`` answers at once with every chance None (the page shows the lines, then
+fills the chances in).
 """
 
 from __future__ import annotations
 
+import json
+import re
+import unicodedata
 from functools import lru_cache
 from typing import Any
 
@@ -27,16 +43,19 @@ router = APIRouter()
 #: Time budget of one line's odds, as `saikoro odds` (exact for every palette line of both systems:
 #: the exact methods give way to Monte Carlo only past half of it).
 ODDS_SECONDS = 2.0
+#: A palette note asking for the opponent's value: 「X を相手の体力に」「0 を相手の AC に」.
+ASKS_FOR_VALUE = re.compile(r"([^\s(（]+) を相手の")
+#: The sheet note an imported piece's own chat palette is kept in (and "… (2)", …).
+PALETTE_NOTE = "チャットパレット"
 
 
 @lru_cache(maxsize=4096)
-def chance_of_success(system: str, command: str) -> float | None:
-    """The chance ``command`` succeeds, or None when not every outcome is a success or a
-    failure (a check without a target: only its criticals and fumbles say one)."""
+def _chance(system: str, command: str, settings_key: str) -> float | None:
     from saikoro.odds import odds
 
+    settings = json.loads(settings_key) or None
     try:
-        result = odds(command, system, seconds=ODDS_SECONDS)
+        result = odds(command, system, seconds=ODDS_SECONDS, settings=settings)
     except SaikoroError:
         return None
     if abs(float(result.success + result.failure) - 1) > 1e-9:
@@ -44,33 +63,133 @@ def chance_of_success(system: str, command: str) -> float | None:
     return float(result.success)
 
 
-def palette_items(system: str, character: Character) -> list[dict[str, Any]]:
-    """saikoro's part of ``character``'s chat palette, resolved, each with its chance."""
+def chance_of_success(
+    system: str, command: str, settings: dict[str, Any] | None = None
+) -> float | None:
+    """The chance ``command`` succeeds under the house rules ``settings``, or None when not
+    every outcome is a success or a failure (a check without a target: only its criticals
+    and fumbles say one) or when it rolls several checks at once."""
+    if _without_chance(system, command):
+        return None
+    return _chance(system, command, json.dumps(settings or {}, sort_keys=True, ensure_ascii=False))
+
+
+def _without_chance(system: str, command: str) -> bool:
+    """A command the system's ``webtable.json`` lists under ``palette_no_chance``: one that
+    rolls several checks at once (a growth roll: one per ability) has no single chance."""
+    from saikoro.server.web_routes import webtable_data
+
+    try:
+        patterns = webtable_data(system).get("palette_no_chance", [])
+    except KeyError:
+        return False
+    return any(re.match(pattern, command, re.IGNORECASE) for pattern in patterns)
+
+
+def _value_to_type(command: str, value: str) -> tuple[int, int] | None:
+    """Where ``value`` (the one a line's note asks for) stands in ``command``: its first
+    standalone occurrence (``LWA5-X`` → the X, ``MA65,0,12`` → the 0, not the 0 of 50)."""
+    found = re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", command)
+    return (found.start(), found.end()) if found else None
+
+
+def _asked_values(lines: list[str]) -> dict[str, str]:
+    """Command → the value its note asks to replace (「X を相手の体力に」): ``LWA{体力}-X`` →
+    ``X``. A line extending such a command (``RA{盗賊},0,{敏捷度},1``, aimed) asks it too."""
+    asked = {}
+    for line in lines:
+        command, _, label = line.partition(" ")
+        found = ASKS_FOR_VALUE.search(label)
+        if found is not None:
+            asked[command] = found.group(1)
+    return asked
+
+
+def _item(
+    line: str,
+    system: str,
+    refs: dict[str, int],
+    settings: dict[str, Any] | None,
+    asked: dict[str, str],
+    *,
+    own: bool,
+) -> dict[str, Any]:
+    """One palette line; its chance under ``settings`` (None: not computed)."""
+    from saikoro.table.dispatch import substitute
+
+    command, _, label = line.partition(" ")
+    label = label.strip()
+    try:
+        resolved: str | None = substitute(command, refs)
+    except SaikoroError:
+        resolved = None
+    value = next((v for base, v in asked.items() if command.startswith(base)), None)
+    select = _value_to_type(resolved, value) if resolved and value else None
+    edit = resolved is None or value is not None
+    chance = None
+    if settings is not None and resolved and not edit:
+        chance = chance_of_success(system, resolved, settings)
+    return {
+        "line": line,
+        "label": label or command,
+        "command": resolved,
+        "chance": chance,
+        "edit": edit,
+        "select": list(select) if select else None,
+        "own": own,
+    }
+
+
+def _same(line: str) -> str:
+    return unicodedata.normalize("NFKC", line).strip()
+
+
+def own_palette_lines(character: Character, generated: list[str]) -> list[str]:
+    """The lines of the palette the character's piece came with (its sheet's palette
+    notes), without comments (``//…``) and without the lines saikoro writes itself."""
+    notes = character.sheet.get("notes") or {}
+    ours = {_same(line) for line in generated}
+    lines: list[str] = []
+    for key, text in notes.items():
+        if not (isinstance(key, str) and key.startswith(PALETTE_NOTE) and isinstance(text, str)):
+            continue
+        for line in text.splitlines():
+            same = _same(line)
+            if (
+                same
+                and not same.startswith("//")
+                and same not in ours
+                and line.strip() not in lines
+            ):
+                lines.append(line.strip())
+    return lines
+
+
+def palette_items(
+    system: str, character: Character, settings: dict[str, Any], *, chances: bool = True
+) -> list[dict[str, Any]]:
+    """The character's own palette lines, then saikoro's part of its palette, resolved,
+    each with its chance under the house rules ``settings`` (without ``chances``: None)."""
     from saikoro.sheets import sheet_from_data
-    from saikoro.table.dispatch import substitute, tracker_for
+    from saikoro.table.dispatch import tracker_for
     from saikoro.transfer.palette import SAIKORO_HEADER, build_palette
 
     lines = build_palette(sheet_from_data(character.sheet, system)).splitlines()
-    own = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
+    generated = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
     refs = tracker_for(system).references(character)
-    items = []
-    for line in own:
-        if line.startswith("//"):
-            continue
-        command, _, label = line.partition(" ")
-        try:
-            resolved: str | None = substitute(command, refs)
-        except SaikoroError:
-            resolved = None
-        chance = chance_of_success(system, resolved) if resolved else None
-        items.append(
-            {"line": line, "label": label or command, "command": resolved, "chance": chance}
-        )
-    return items
+    odds_settings = settings if chances else None
+    mine = own_palette_lines(character, lines)
+    asked = _asked_values(generated) | _asked_values(mine)
+    own = [_item(line, system, refs, odds_settings, asked, own=True) for line in mine]
+    return own + [
+        _item(line, system, refs, odds_settings, asked, own=False)
+        for line in generated
+        if not line.startswith("//")
+    ]
 
 
-@router.get("/api/rooms/{room}/palette")
-async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
+@router.get("/api/rooms/{room:path}/palette")
+async def palette(room: str, name: str, request: Request, chances: bool = True) -> dict[str, Any]:
     """The chat palette of character ``name`` with each line's chance of success."""
     from saikoro.server.table_api import actor_for_request
 
@@ -81,16 +200,21 @@ async def palette(room: str, name: str, request: Request) -> dict[str, Any]:
             f"not allowed to see {name}'s palette",
             "forbidden",
         )
-    return await run_in_threadpool(_palette_of, request.app.state.table_store, room, name)
+    return await run_in_threadpool(_palette_of, request.app.state.table_store, room, name, chances)
 
 
-def _palette_of(store: Any, room: str, name: str) -> dict[str, Any]:
+def _palette_of(store: Any, room: str, name: str, chances: bool) -> dict[str, Any]:
     record = store.get_room(room)
-    character = store.load_state(record).characters.get(name) if record else None
-    if character is None:
+    state = store.load_state(record) if record else None
+    character = state.characters.get(name) if state else None
+    if record is None or state is None or character is None:
         raise TableApiError(
             404,
             "no such character",
             Message(f"キャラクター {name!r} はいません", f"no character {name!r}"),
         )
-    return {"name": name, "items": palette_items(record.system, character)}
+    settings = dict(state.fields.get("settings") or {})
+    return {
+        "name": name,
+        "items": palette_items(record.system, character, settings, chances=chances),
+    }

@@ -11,15 +11,23 @@ ready in milliseconds) and gives each job to an idle one:
   job waiting longer than ``queue_timeout`` gets ``503 busy``.
 - **Cheap work first**: each client's recent cost per job is followed (an exponential
   average of the CPU time its jobs took in the worker; an abandoned job counts its
-  whole deadline). Waiting jobs are served cheapest client first; clients whose jobs
-  are cheap may also use the ``light_workers`` kept for them, while clients whose jobs
-  are expensive share the other ``workers`` only. So one client's expensive commands
-  delay another's ``2D6`` by at most one cheap job, not by a queue of expensive ones.
-  A client not seen before starts at the boundary (``heavy_seconds``): it may use the
-  light workers but waits behind clients known to be cheap. A job that runs longer than
-  ``light_budget`` on a light worker is abandoned there (the worker is replaced), its
-  client becomes heavy, and the job starts again on a heavy worker; so a new client's
-  first expensive command holds a light worker for at most that long.
+  whole deadline), and so is each command's last cost. Waiting jobs are served cheap
+  first; cheap jobs may also use the ``light_workers`` kept for them, while a job
+  predicted expensive — its client's jobs are, the same command was, or it looks so
+  (:func:`saikoro.server.jobs.looks_expensive`: long, or repetitions × its largest
+  number over 1000, as ``x100 100B66``) — runs on the other ``workers`` only. So one
+  client's expensive commands delay another's ``2D6`` by at most one cheap job, not by
+  a queue of expensive ones. A job that was not predicted expensive and runs longer
+  than ``light_budget`` on a light worker is not abandoned: that worker is *demoted*
+  (its CPU priority lowered as a heavy worker's; a new light worker takes its place,
+  at most ``light_workers`` such extra processes at once), the job finishes there and
+  the worker then ends. The CPU time the job took then counts for its client and its
+  command as any job's: a cheap ``2D6`` that overran only because the machine was busy
+  does not make its client expensive.
+- **Never blocking the event loop**: a worker's answer (``x100 100B66`` answers
+  ≈430 kB) is read and a job sent through the loop's non-blocking socket calls
+  (:mod:`saikoro.server.frames`); workers are started, and killed ones reaped, in
+  threads.
 - **Priorities**: heavy workers run at a lower CPU priority (``nice``) than the event
   loop and the light workers, so expensive work yields the CPU to cheap work.
 
@@ -35,16 +43,20 @@ import itertools
 import logging
 import multiprocessing
 import os
+import socket
 import time
-from collections.abc import Callable
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
+from saikoro.server import frames
 from saikoro.server.bodies import answer, encode, error_answer, error_status_and_body
-from saikoro.server.jobs import RollJob
+from saikoro.server.jobs import RollJob, looks_expensive
 
 log = logging.getLogger("saikoro.server")
 
@@ -61,7 +73,7 @@ class PoolLimits:
 
     workers: int = max(1, os.cpu_count() or 1)  # for every client
     light_workers: int = 2  # kept for clients whose jobs are cheap
-    light_budget: float = 0.05  # seconds a job may run on a light worker before it moves
+    light_budget: float = 0.05  # seconds a job runs on a light worker before it is demoted
     deadline: float = 5.0  # seconds one job may run
     per_client_running: int = 2
     per_client_waiting: int = 64  # a bot behind one address may send many at once
@@ -150,42 +162,36 @@ class InlineRoller:
 
 
 class _Worker:
-    """One worker process and the parent's end of its pipe."""
+    """One worker process and the pool's end of its socket (non-blocking, read by the loop)."""
 
     def __init__(self, context: Any, lane: str) -> None:
+        """Start the process (blocking for a few ms: the pool calls this in a thread)."""
         from saikoro.server.worker import serve_jobs
 
-        self.lane = lane
-        self.conn, child = context.Pipe()
+        self.lane = lane  # "light", "heavy", or "demoted" (a light worker whose job ran long)
+        self.sock, child = socket.socketpair()
         niceness = HEAVY_NICENESS if lane == "heavy" else 0
         self.process = context.Process(
             target=serve_jobs, args=(child, niceness), daemon=True, name=f"saikoro-roll-{lane}"
         )
-        self.process.start()
-        child.close()
-
-    async def _receive(self, timeout: float) -> Any:
-        """The worker's next message; None when none came in time or the worker died."""
-        loop = asyncio.get_running_loop()
-        readable: asyncio.Future[None] = loop.create_future()
         try:
-            fd = self.conn.fileno()
-        except OSError:  # killed and closed meanwhile (the pool is closing)
-            return None
-
-        def mark_readable() -> None:
-            if not readable.done():
-                readable.set_result(None)
-
-        loop.add_reader(fd, mark_readable)
-        try:
-            await asyncio.wait_for(readable, timeout)
-        except TimeoutError:
-            return None
+            self.process.start()
         finally:
-            loop.remove_reader(fd)
+            child.close()
+        self.sock.setblocking(False)
+        self._reply: asyncio.Future[Any] | None = None  # the message being read
+
+    async def receive(self, timeout: float) -> Any:
+        """The worker's next message; :data:`LATE` when none came within ``timeout`` (the
+        message keeps arriving: ask again), None when the worker died."""
+        if self._reply is None:
+            self._reply = asyncio.ensure_future(frames.read_async(self.sock))
+        done, _ = await asyncio.wait({self._reply}, timeout=max(0.0, timeout))
+        if not done:
+            return LATE
+        reply, self._reply = self._reply, None
         try:
-            return self.conn.recv()
+            return reply.result()
         except (EOFError, OSError):
             return None
 
@@ -193,24 +199,47 @@ class _Worker:
         """Wait until the new worker has started (imports done): True when it has."""
         from saikoro.server.worker import READY
 
-        message = await self._receive(timeout)
+        message = await self.receive(timeout)
         return bool(message == READY)
+
+    async def send(self, payload: Any) -> bool:
+        """Send a job (never blocks the loop); False when the worker has died."""
+        try:
+            await frames.write_async(self.sock, payload)
+        except OSError:
+            return False
+        return True
 
     async def call(self, payload: Any, timeout: float) -> tuple[Any, ...] | None:
         """Send a job and wait for its reply; None when it timed out or the worker died."""
-        try:
-            self.conn.send(payload)
-        except OSError:  # the worker died while idle
+        if not await self.send(payload):
             return None
-        reply: tuple[Any, ...] | None = await self._receive(timeout)
-        return reply
+        reply = await self.receive(timeout)
+        return None if reply is LATE else reply
+
+    def demote(self) -> None:
+        """Lower the CPU priority of a light worker whose job runs long (as a heavy one's)."""
+        self.lane = "demoted"
+        with contextlib.suppress(OSError, AttributeError, TypeError):
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, HEAVY_NICENESS)
 
     def kill(self) -> None:
+        """Kill the process and close the socket without waiting (the pool reaps it later)."""
+        if self._reply is not None:
+            self._reply.cancel()
         with contextlib.suppress(Exception):
             self.process.kill()
-            self.process.join(timeout=2)
         with contextlib.suppress(Exception):
-            self.conn.close()
+            self.sock.close()
+
+    def reap(self) -> None:
+        """Wait for the killed process to end (blocking: the pool calls this in a thread)."""
+        with contextlib.suppress(Exception):
+            self.process.join(timeout=5)
+
+
+#: :meth:`_Worker.receive`: no message yet.
+LATE = object()
 
 
 @dataclass
@@ -226,6 +255,7 @@ class _Waiter:
     client: str
     future: asyncio.Future[_Worker]
     order: int
+    heavy: bool  # predicted expensive: heavy workers only
 
 
 class RollPool:
@@ -234,6 +264,7 @@ class RollPool:
     COST_WEIGHT = 0.3  # weight of the newest job in a client's average
     FORGET_AFTER = 300.0  # seconds after which an idle client's record may be dropped
     STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
+    KNOWN_COMMANDS = 4096  # commands whose last cost is remembered (the oldest are dropped)
 
     def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
         self.limits = limits or PoolLimits()
@@ -246,59 +277,99 @@ class RollPool:
             self._context = multiprocessing.get_context("spawn")
         self._idle: dict[str, list[_Worker]] = {"heavy": [], "light": []}
         self._workers: set[_Worker] = set()
+        self._starting: Counter[str] = Counter()  # workers being started, by lane
         self._waiting: list[_Waiter] = []
         self._clients: dict[str, _Client] = {}
+        self._known: OrderedDict[int, float] = OrderedDict()  # a command's hash → its cost
         self._order = itertools.count()
-        self._starting: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
+        # Starting a process talks to the fork server: one at a time, never on the loop.
+        self._spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saikoro-spawn")
         self._closed = False
 
     # -- life -------------------------------------------------------------------
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        lanes = ["heavy"] * self.limits.workers + ["light"] * self.limits.light_workers
-        workers = await loop.run_in_executor(None, lambda: [self._spawn(lane) for lane in lanes])
-        await asyncio.gather(*(self._enlist(worker) for worker in workers))
+        await self._fill()
+        while sum(self._starting.values()) and not self._closed:  # the first workers are ready
+            await asyncio.sleep(0.01)
 
     async def close(self) -> None:
         self._closed = True
-        for task in list(self._starting):
+        for task in list(self._tasks):
             task.cancel()
-        for worker in list(self._workers):
+        workers = list(self._workers)
+        for worker in workers:
             worker.kill()
         self._workers.clear()
+        self._idle = {"heavy": [], "light": []}
         for waiter in self._waiting:
             if not waiter.future.done():
                 waiter.future.cancel()
         self._waiting.clear()
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(None, w.reap) for w in workers))
+        self._spawner.shutdown(wait=False, cancel_futures=True)
 
-    def _spawn(self, lane: str) -> _Worker:
-        worker = _Worker(self._context, lane)
-        self._workers.add(worker)
-        return worker
+    def _background(
+        self, work: Coroutine[Any, Any, None] | asyncio.Future[None]
+    ) -> asyncio.Future[None]:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
-    async def _enlist(self, worker: _Worker) -> None:
-        """Make ``worker`` idle once it is ready (or start another in its place)."""
-        while not await worker.ready(self.STARTUP_SECONDS):
-            log.error("a roll worker did not start; starting another")
-            worker.kill()
-            self._workers.discard(worker)
-            if self._closed:
-                return
-            worker = self._spawn(worker.lane)
+    def _missing(self, lane: str) -> int:
+        """How many workers ``lane`` lacks (the demoted ones count against the total only)."""
+        target = self.limits.workers if lane == "heavy" else self.limits.light_workers
+        have = sum(w.lane == lane for w in self._workers) + self._starting[lane]
+        # At most light_workers demoted workers are replaced while they finish.
+        room = self.limits.workers + 2 * self.limits.light_workers
+        room -= len(self._workers) + sum(self._starting.values())
+        return max(0, min(target - have, room))
+
+    async def _fill(self) -> None:
+        """Start the workers the lanes lack (in a thread), each made idle once it is ready."""
         if self._closed:
-            worker.kill()
             return
-        self._idle[worker.lane].append(worker)
+        loop = asyncio.get_running_loop()
+        for lane in ("light", "heavy"):
+            for _ in range(self._missing(lane)):
+                self._starting[lane] += 1
+                self._background(self._start_one(loop, lane))
+
+    async def _start_one(self, loop: asyncio.AbstractEventLoop, lane: str) -> None:
+        worker: _Worker | None = None
+        try:
+            worker = await loop.run_in_executor(self._spawner, _Worker, self._context, lane)
+            self._workers.add(worker)
+            ready = await worker.ready(self.STARTUP_SECONDS)
+        except Exception:
+            log.exception("a roll worker could not be started")
+            ready = False
+        finally:
+            self._starting[lane] -= 1
+        if self._closed or not ready:
+            if worker is not None:
+                self._discard(worker)
+            if not self._closed:
+                log.error("a roll worker did not start; starting another")
+                await asyncio.sleep(0.5)
+                self._background(self._fill())
+            return
+        assert worker is not None
+        self._idle[lane].append(worker)
         self._dispatch()
 
-    def _replace(self, worker: _Worker) -> None:
-        """Kill ``worker`` (its job is abandoned) and start another for its lane."""
+    def _discard(self, worker: _Worker) -> None:
+        """Kill ``worker`` now, reap it in a thread, and start what its lane lacks."""
         worker.kill()
         self._workers.discard(worker)
+        for idle in self._idle.values():
+            if worker in idle:
+                idle.remove(worker)
         if not self._closed:
-            task = asyncio.get_running_loop().create_task(self._enlist(self._spawn(worker.lane)))
-            self._starting.add(task)
-            task.add_done_callback(self._starting.discard)
+            self._background(asyncio.get_running_loop().run_in_executor(None, worker.reap))
+            self._background(self._fill())
 
     @property
     def worker_pids(self) -> list[int]:
@@ -308,22 +379,36 @@ class RollPool:
     def _heavy(self, client: _Client) -> bool:
         return client.cost > self.limits.heavy_seconds
 
+    def _command_key(self, job: RollJob) -> int:
+        return hash(job)
+
+    def _predicted_heavy(self, client: _Client, job: RollJob) -> bool:
+        """Expensive, as far as the pool knows: the client's recent jobs or this command's."""
+        known = self._known.get(self._command_key(job))
+        if known is not None:
+            return self._heavy(client) or known > self.limits.heavy_seconds
+        return self._heavy(client) or looks_expensive(job)
+
+    def _remember(self, job: RollJob, cost: float) -> None:
+        key = self._command_key(job)
+        self._known[key] = cost
+        self._known.move_to_end(key)
+        while len(self._known) > self.KNOWN_COMMANDS:
+            self._known.popitem(last=False)
+
     def _dispatch(self) -> None:
-        """Give idle workers to waiting jobs: the cheapest client first, then in arrival order."""
+        """Give idle workers to waiting jobs: cheap jobs first, then in arrival order."""
         if not self._waiting:
             return
         clients = self._clients
-        waiting = sorted(
-            self._waiting,
-            key=lambda w: (self._heavy(clients[w.client]), clients[w.client].cost, w.order),
-        )
+        waiting = sorted(self._waiting, key=lambda w: (w.heavy, clients[w.client].cost, w.order))
         for waiter in waiting:
             if not (self._idle["heavy"] or self._idle["light"]):
                 return
             client = self._clients[waiter.client]
             if client.running >= self.limits.per_client_running or waiter.future.done():
                 continue
-            lanes = ("heavy",) if self._heavy(client) else ("light", "heavy")
+            lanes = ("heavy",) if waiter.heavy else ("light", "heavy")
             lane = next((lane for lane in lanes if self._idle[lane]), None)
             if lane is None:
                 continue
@@ -339,9 +424,10 @@ class RollPool:
             if not (client.running or client.waiting) and now - client.seen > self.FORGET_AFTER:
                 del self._clients[key]
 
-    async def _turn(self, key: str, client: _Client) -> _Worker | None:
+    async def _turn(self, key: str, client: _Client, heavy: bool) -> _Worker | None:
         """Wait for a worker; None when none came within the queue timeout."""
-        waiter = _Waiter(key, asyncio.get_running_loop().create_future(), next(self._order))
+        loop = asyncio.get_running_loop()
+        waiter = _Waiter(key, loop.create_future(), next(self._order), heavy)
         client.waiting += 1
         self._waiting.append(waiter)
         self._dispatch()
@@ -365,28 +451,47 @@ class RollPool:
 
     def _give_back(self, client: _Client, worker: _Worker) -> None:
         client.running -= 1
-        self._idle[worker.lane].append(worker)
+        if worker.lane == "demoted":  # done: its lane has a replacement (or gets one now)
+            self._discard(worker)
+        elif worker in self._workers:
+            self._idle[worker.lane].append(worker)
         self._dispatch()
 
     # -- work -------------------------------------------------------------------
-    async def _attempt(
-        self, client: _Client, worker: _Worker, payload: Any, budget: float
-    ) -> tuple[tuple[Any, ...] | None, float]:
-        """Run one try on ``worker``: its reply (None: over ``budget`` or died) and seconds."""
+    async def _attempt(self, client: _Client, worker: _Worker, job: RollJob, payload: Any) -> Any:
+        """Run the job on ``worker``: its reply, :data:`LATE` past the deadline, None if it died.
+
+        A job still running after ``light_budget`` on a light worker is not abandoned: the
+        worker is demoted (lower CPU priority, a new light worker takes its place) and the
+        job finishes there.
+        """
         started = time.monotonic()
-        reply = None
+        reply: Any = None
         try:
-            reply = await worker.call(payload, budget)
+            if await worker.send(payload):
+                deadline = self.limits.deadline
+                if worker.lane == "light" and deadline > self.limits.light_budget:
+                    reply = await worker.receive(self.limits.light_budget)
+                    if reply is LATE:  # the client's and command's costs follow its CPU time
+                        worker.demote()
+                        self._background(self._fill())
+                        reply = await worker.receive(started + deadline - time.monotonic())
+                else:
+                    reply = await worker.receive(deadline)
         finally:
             elapsed = time.monotonic() - started
-            cpu = reply[2] if reply is not None else elapsed
-            client.cost += self.COST_WEIGHT * (cpu - client.cost)
-            if reply is None:  # abandoned, died, or the request was cancelled
-                client.running -= 1
-                self._replace(worker)
-            else:
+            finished = isinstance(reply, tuple)
+            cost = reply[2] if finished else elapsed
+            client.cost += self.COST_WEIGHT * (cost - client.cost)
+            if finished:
+                self._remember(job, cost)
                 self._give_back(client, worker)
-        return reply, elapsed
+            else:  # abandoned, died, or the request was cancelled
+                client.running -= 1
+                self._remember(job, max(cost, self.limits.deadline))
+                self._discard(worker)
+                self._dispatch()
+        return reply
 
     async def run(self, key: str, job: RollJob) -> Reply:
         """Run ``job`` for the client ``key`` (its address): ``(status, JSON body)``."""
@@ -400,28 +505,16 @@ class RollPool:
             self.limits.per_client_running + self.limits.per_client_waiting
         ):
             return error_reply(TooManyRequestsError(), job.extras)
+        worker = await self._turn(key, client, self._predicted_heavy(client, job))
+        if worker is None:
+            return error_reply(BusyError(), job.extras)
         source = self.source_factory() if self.source_factory is not None else None
-        spent = 0.0  # seconds this job has run so far (a light worker's try counts)
-        while True:
-            worker = await self._turn(key, client)
-            if worker is None:
-                return error_reply(BusyError(), job.extras)
-            budget = self.limits.deadline - spent
-            tried_light = worker.lane == "light" and budget > self.limits.light_budget
-            if tried_light:
-                budget = self.limits.light_budget
-            reply, elapsed = await self._attempt(client, worker, (job, source), budget)
-            spent += elapsed
-            if reply is not None:
-                break
-            if elapsed < budget:
-                log.error("roll worker died running %r", job)
-                return error_reply(None, job.extras)
-            if not tried_light:
-                return error_reply(RollTimeoutError(self.limits.deadline), job.extras)
-            # Too long for a light worker: the client is heavy now; its job starts again
-            # on a heavy worker (no dice of the abandoned try were shown to anyone).
-            client.cost = max(client.cost, 2 * self.limits.heavy_seconds)
+        reply = await self._attempt(client, worker, job, (job, source))
+        if reply is LATE:
+            return error_reply(RollTimeoutError(self.limits.deadline), job.extras)
+        if reply is None:
+            log.error("roll worker died running %r", job)
+            return error_reply(None, job.extras)
         status, body, _, failure = reply
         if failure is not None:
             log.error("roll worker failed on %r: %s", job, failure)

@@ -66,7 +66,10 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
 
 
 class CreateRoom(BaseModel):
-    name: str = Field(min_length=1, max_length=200, description="room name (unique)")
+    name: str = Field(
+        max_length=200,
+        description="room name (unique; surrounding blanks dropped; no control characters)",
+    )
     system: str = Field(min_length=1, max_length=64, description="game system ID (BCDice ID)")
 
 
@@ -259,7 +262,7 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
 
 
 @router.post(
-    "/{room}/join",
+    "/{room:path}/join",
     response_model=Joined,
     responses={s: REFUSALS[s] for s in (401, 403, 404, 409, 422)},
     summary="Join with the invite token and a character: returns a personal link",
@@ -279,7 +282,7 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
 
 
 @router.post(
-    "/{room}/characters",
+    "/{room:path}/characters",
     status_code=201,
     responses={s: REFUSALS[s] for s in (401, 403, 404, 409, 422)},
     summary="The GM brings in a character (an NPC, or a PC for a player)",
@@ -296,7 +299,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
 
 
 @router.post(
-    "/{room}/lines",
+    "/{room:path}/lines",
     response_model=LineOutcome,
     responses={s: REFUSALS[s] for s in (401, 403, 404, 409, 422, 429)},
     summary="Say one chat line (as saikoro play takes it)",
@@ -311,7 +314,7 @@ async def post_line(
 
 
 @router.get(
-    "/{room}/state",
+    "/{room:path}/state",
     responses={s: REFUSALS[s] for s in (401, 404)},
     summary="The room's state as the caller may see it",
 )
@@ -332,7 +335,7 @@ async def get_state(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.get(
-    "/{room}/events",
+    "/{room:path}/events",
     response_model=EventsBody,
     responses={s: REFUSALS[s] for s in (401, 404)},
     summary="The caller's view of the log after seq AFTER",
@@ -352,7 +355,7 @@ def _viewed_and_last(
 
 
 @router.get(
-    "/{room}/log.html",
+    "/{room:path}/log.html",
     response_class=HTMLResponse,
     responses={s: REFUSALS[s] for s in (401, 404)},
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
@@ -376,7 +379,7 @@ async def get_log_html(room: str, request: Request, lang: str | None = None) -> 
 
 
 @router.get(
-    "/{room}/links",
+    "/{room:path}/links",
     responses={s: REFUSALS[s] for s in (401, 403, 404)},
     summary="The room's links (GM only; never their tokens)",
 )
@@ -390,7 +393,7 @@ async def list_links(room: str, request: Request) -> dict[str, Any]:
 
 
 @router.post(
-    "/{room}/links",
+    "/{room:path}/links",
     status_code=201,
     responses={s: REFUSALS[s] for s in (401, 403, 404, 422)},
     summary="Issue a new link (GM only): player = a new invite link",
@@ -407,7 +410,7 @@ async def new_link(room: str, body: NewLink, request: Request) -> dict[str, Any]
 
 
 @router.post(
-    "/{room}/links/{link_id}/revoke",
+    "/{room:path}/links/{link_id}/revoke",
     responses={s: REFUSALS[s] for s in (401, 403, 404)},
     summary="Revoke a link (GM only): its token is refused from now on",
 )
@@ -425,7 +428,7 @@ async def revoke_link(room: str, link_id: str, request: Request) -> dict[str, An
 # -- the WebSocket ----------------------------------------------------------------------
 
 
-@router.websocket("/{room}/ws")
+@router.websocket("/{room:path}/ws")
 async def room_socket(
     websocket: WebSocket, room: str, token: str | None = None, after: int | None = None
 ) -> None:

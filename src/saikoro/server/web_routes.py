@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response
 from fastapi.responses import JSONResponse
@@ -66,19 +67,30 @@ def static(name: str) -> Response:
     return _serve(name)
 
 
-@router.get("/api/systems/{system}/webtable")
-def system_page_data(system: str) -> JSONResponse:
-    """What the page shows for a game system (card values, conditions, combat actions): the
-    ``webtable.json`` of the system's own folder, ``{}`` for a system without one."""
+@cache
+def webtable_data(system: str) -> dict[str, Any]:
+    """What the page shows for a game system (card values, conditions, combat actions,
+    palette commands without a chance): the ``webtable.json`` of the system's own folder,
+    ``{}`` for a system without one. KeyError for an unknown system."""
     from saikoro.systems import manifest
 
-    try:
-        package = manifest(system).package
-    except KeyError:
-        raise HTTPException(status_code=404) from None
+    package = manifest(system).package
     try:
         found = files(package) / "webtable.json"
     except TypeError:  # a system that is one module, not a folder (DiceBot)
-        found = None
-    data = json.loads(found.read_text("utf-8")) if found is not None and found.is_file() else {}
+        return {}
+    data: dict[str, Any] = json.loads(found.read_text("utf-8")) if found.is_file() else {}
+    return data
+
+
+@router.get("/api/systems/{system}/webtable")
+def system_page_data(system: str) -> JSONResponse:
+    """The system's ``webtable.json`` (:func:`webtable_data`)."""
+    from saikoro.table.dispatch import tracker_for
+
+    try:
+        data = {**webtable_data(system)}
+    except KeyError:
+        raise HTTPException(status_code=404) from None
+    data.setdefault("line_example", tracker_for(system).line_example)  # the input's placeholder
     return JSONResponse(data, headers={"Cache-Control": "no-cache"})

@@ -1,4 +1,4 @@
-"""The roll worker process: runs jobs sent over a pipe, answers ``(status, JSON bytes)``.
+"""The roll worker process: runs jobs sent over a socket, answers ``(status, JSON bytes)``.
 
 Importing this module loads the dice engine and every game system, so that the
 fork server (which imports it once) hands each new worker a warm interpreter.
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import time
-from multiprocessing.connection import Connection
 
 from saikoro.dice import engine, randomizer
+from saikoro.server import frames
 from saikoro.server.bodies import answer, encode
 from saikoro.systems import systems
 
@@ -23,8 +24,8 @@ for _system in systems.sorted_by_sort_key():
     _ = _system.command_pattern
 
 
-def serve_jobs(conn: Connection, niceness: int = 0) -> None:
-    """Answer jobs until the pipe closes (the pool kills a worker whose job runs too long).
+def serve_jobs(sock: socket.socket, niceness: int = 0) -> None:
+    """Answer jobs until the socket closes (the pool kills a worker whose job runs too long).
 
     Each reply is ``(status, JSON body, CPU seconds the job took, failure or None)``.
     ``niceness`` lowers the worker's CPU priority (the pool's workers for expensive
@@ -35,10 +36,11 @@ def serve_jobs(conn: Connection, niceness: int = 0) -> None:
         os.nice(niceness)
     # A forked worker must not share its parent's dice: a fresh seed from the OS.
     randomizer._PROCESS_RNG.seed(int.from_bytes(os.urandom(32), "big"))
-    conn.send(READY)
+    sock.setblocking(True)
+    frames.write(sock, READY)
     while True:
         try:
-            job, source = conn.recv()
+            job, source = frames.read(sock)
         except (EOFError, OSError):
             return
         started = time.process_time()
@@ -47,4 +49,7 @@ def serve_jobs(conn: Connection, niceness: int = 0) -> None:
             status, body = answer(job, source)
         except Exception as error:  # a bug: BCDice-API's generic 500, logged by the pool
             status, body, failure = 500, encode({"ok": False}), repr(error)
-        conn.send((status, body, time.process_time() - started, failure))
+        try:
+            frames.write(sock, (status, body, time.process_time() - started, failure))
+        except OSError:  # the pool closed its end (it is shutting down)
+            return

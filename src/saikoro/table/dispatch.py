@@ -24,6 +24,12 @@ from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
+from saikoro.systems.setting_docs import (
+    close_settings,
+    find_setting,
+    setting_default,
+    setting_meaning,
+)
 from saikoro.table import events as ev
 from saikoro.table import roles
 from saikoro.table.actors import GM_SPEAKER, Actor, find_name, is_gm_name
@@ -358,17 +364,20 @@ def change_status(
     amount: int,
     *,
     ruling: bool = False,
-) -> None:
+) -> int:
     """``:LABEL±N`` / ``:LABEL=N`` (``ruling``: the GM's ``/gm set``), as the system allows
-    (:meth:`Tracker.bound_status`)."""
+    (:meth:`Tracker.bound_status`); returns the value set, as shown. Labels are read
+    case-insensitively and by their English names (``level`` is ``レベル``). Max HP lowered
+    below HP brings HP down to it."""
     character = emit.character(name)
     upper = label.upper()
     offset = 0
     if upper in ("HP",):
         key, current = "hp", character.hp
-    elif upper in ("MHP", "MAXHP") or label == "最大HP":
+    elif upper in ("MHP", "MAXHP", "MAX_HP") or label == "最大HP":
         key, current = "max_hp", character.max_hp
     else:
+        label = tracker.status_label(character, label)
         found = tracker.editable(character, label)
         if found is None:
             refs = tracker.references(character)
@@ -391,6 +400,19 @@ def change_status(
         ),
     )
     tracker.after_status_change(emit, name, key, current + offset, value + offset)
+    hp = emit.character(name).hp
+    if key == "max_hp" and hp > value:  # HP never stays above max HP
+        emit.set_status(
+            name,
+            "hp",
+            value,
+            old=hp,
+            note=Message(
+                f"{name}: HP {hp} → {value} (最大HP {value})",
+                f"{name}: HP {hp} → {value} (max HP {value})",
+            ),
+        )
+    return value
 
 
 # -- slash commands -----------------------------------------------------------------------
@@ -451,7 +473,7 @@ def _next_verb(
 BUILTINS: dict[str, Builtin] = {
     "char": Builtin(
         lambda emit, tracker, args, speaker, ctx: _char(emit, tracker, args, ctx),
-        "/char add PATH [pc|npc] [front|back] · /char list · /char remove 名前",
+        "/char add PATH {options} · /char list · /char remove 名前",
         Message("キャラクターの追加・一覧・削除", "add, list or remove characters"),
     ),
     "combat": Builtin(
@@ -505,8 +527,10 @@ GM_BUILTINS: dict[str, tuple[str, Message]] = {
     "note": ("/gm note 文", Message("裁定をログに残す", "log a ruling")),
     "order": ("/gm order 名前…", Message("手番順を決める", "set the turn order")),
     "setting": (
-        "/gm setting [項目 値|default]",
-        Message("ハウスルール (一覧・変更)", "house rules (list / change)"),
+        "/gm setting [項目 [値|default]]",
+        Message(
+            "ハウスルール (一覧・1項目の説明・変更)", "house rules (list / one explained / change)"
+        ),
     ),
 }
 
@@ -566,15 +590,21 @@ def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
     return name
 
 
-#: Lines that are not slash commands, first in /help.
-_LINE_HELP: tuple[tuple[str, Message], ...] = (
-    (
-        "2D6+{体力}>=10",
-        Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
-    ),
-    ("@名前 …", Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line")),
-    (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
-)
+def _line_help(tracker: Tracker) -> list[tuple[str, Message]]:
+    """Lines that are not slash commands, first in /help (the dice example is the system's)."""
+    return [
+        (
+            tracker.line_example,
+            Message("ダイス (話者の値で {} を置換)", "dice, {} from the speaker's sheet"),
+        ),
+        (
+            "@名前 …",
+            Message("その1行だけ名前のキャラクターとして話す", "speak as NAME for one line"),
+        ),
+        (":HP-3 · :HP+2 · :HP=10", Message("話者のステータス変更", "edit the speaker's status")),
+    ]
+
+
 _LEAVE_HELP = ("/quit · /exit · Ctrl-D", Message("終了 (saikoro play)", "leave (saikoro play)"))
 
 
@@ -595,8 +625,9 @@ def _described(verb: str, table: dict[str, Message], handler: Any) -> tuple[str,
 def help_entries(tracker: Tracker) -> list[tuple[str, Message]]:
     """Every line the table accepts, generated from the verb tables (:data:`BUILTINS`,
     :data:`GM_BUILTINS`, the tracker's ``verbs`` and ``gm_verbs``), so it cannot drift."""
-    entries = list(_LINE_HELP)
-    entries += [(b.usage, b.help) for b in BUILTINS.values()]
+    entries = _line_help(tracker)
+    options = " ".join(f"[{option}]" for option in tracker.char_options)
+    entries += [(b.usage.replace("{options}", options), b.help) for b in BUILTINS.values()]
     entries += list(GM_BUILTINS.values())
     table = dict(getattr(tracker, "verb_help", {}))
     for verb, handler in getattr(tracker, "gm_verbs", {}).items():
@@ -680,13 +711,19 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if not emit.state.characters:
             emit.say("キャラクターはいません", "no characters")
             return
-        rows = []
+        rows: list[Message] = []
         for c in emit.state.characters.values():
-            conds = "・".join(f"{x.label}{x.level or ''}" for x in c.conditions)
-            rows.append(
-                f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}" + (f" {conds}" if conds else "")
+            head = f"{c.name} [{c.side}] HP {c.hp}/{c.max_hp}"
+            names = [tracker.condition_name(x.label) for x in c.conditions]
+            levels = [f"{x.level or ''}" for x in c.conditions]
+            conds = Message(
+                "・".join(n.ja + lv for n, lv in zip(names, levels, strict=True)),
+                ", ".join(n.en + lv for n, lv in zip(names, levels, strict=True)),
             )
-        emit.say("\n".join(rows), "\n".join(rows))
+            rows.append(
+                Message.same(head) + Message.same(" ") + conds if names else Message.same(head)
+            )
+        emit.lines.append(Message.join("\n", rows))
         return
     if sub == "add" and len(args) >= 2:
         try:
@@ -699,15 +736,17 @@ def _char(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         if not path.is_absolute():
             path = ctx.base_dir / path
         side = row = None
+        has_rows = "front|back" in tracker.char_options
         for extra in args[2:]:
             if extra.lower() in ("pc", "npc"):
                 side = extra.lower()
-            elif extra.lower() in ("front", "back", "前衛", "後衛"):
+            elif has_rows and extra.lower() in ("front", "back", "前衛", "後衛"):
                 row = {"前衛": "front", "後衛": "back"}.get(extra, extra.lower())
             else:
+                words = "/".join("|".join(tracker.char_options).split("|"))
                 raise fail(
-                    f"{extra!r} は pc/npc/front/back ではありません",
-                    f"{extra!r}: expected pc/npc/front/back",
+                    f"{extra!r} は {words} ではありません",
+                    f"{extra!r}: expected {words}",
                 )
         sheet = load_character_file(path, emit.state.system)
         add_sheet(emit, tracker, sheet, side, row, ctx)
@@ -851,18 +890,30 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         emit.character(name)
         made = tracker.make_condition(emit, name, label, level)
         if made is not None:
-            emit.add_condition(name, made)
+            shown = tracker.condition_name(made.label) + Message.same(f"{made.level or ''}")
+            emit.add_condition(
+                name, made, text=Message(f"{name}: {shown.ja} を受けた", f"{name}: now {shown.en}")
+            )
         return
     if len(args) == 3 and args[0] == "remove":
         character = emit.character(args[1])
         if character.condition(args[2]) is None:
             raise fail(f"{args[1]} は {args[2]} ではありません", f"{args[1]} is not {args[2]}")
-        emit.remove_condition(args[1], args[2])
+        shown = tracker.condition_name(args[2])
+        emit.remove_condition(
+            args[1],
+            args[2],
+            text=Message(f"{args[1]}: {shown.ja} が解けた", f"{args[1]}: {shown.en} ended"),
+        )
         return
     raise fail(
         "/cond add 名前 状態 [レベル] · /cond remove 名前 状態 です",
         "use /cond add NAME LABEL [LEVEL] or /cond remove NAME LABEL",
     )
+
+
+#: How ``/gm set NAME FIELD VALUE`` reads an on/off field.
+_ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
 
 
 def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
@@ -874,11 +925,17 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         name, key, value = args[1], args[2], args[3]
         character = emit.character(name)
         if key in ("row",) or key in character.fields:
-            parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
             current = character.fields.get(key, "")
+            parsed: Any = int(value) if value.lstrip("-").isdecimal() else value
+            if isinstance(current, bool):  # an on/off field (a mount, …)
+                parsed = _ON_OFF.get(value.lower(), value)
             if type(parsed) is not type(current) and not (key == "row" and current == ""):
                 # the tracker reads its fields by kind: a string in `aim` broke every later line
-                kind = {int: ("整数", "an integer"), str: ("文字列", "text")}.get(type(current))
+                kind = {
+                    int: ("整数", "an integer"),
+                    str: ("文字列", "text"),
+                    bool: ("on/off", "on or off"),
+                }.get(type(current))
                 raise fail(
                     f"{name} の {key} は{kind[0]}です ({value!r} は使えません)"
                     if kind
@@ -898,14 +955,20 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
             return
         if not value.lstrip("-").isdecimal():
             raise fail(f"{value!r} は整数ではありません", f"{value!r} is not an integer")
-        change_status(emit, tracker, name, key, "=", int(value), ruling=True)
+        applied = change_status(emit, tracker, name, key, "=", int(value), ruling=True)
+        capped = (
+            Message(f" ({value} は範囲外)", f" ({value} is out of range)")
+            if applied != int(value)
+            else Message("", "")
+        )
         emit.add(
             ev.NOTICE,
-            {"ruling": "set", "name": name, "key": key, "value": int(value)},
+            {"ruling": "set", "name": name, "key": key, "value": applied, "asked": int(value)},
             text=Message(
-                f"GM裁定: {name} の {key} を {value} に",
-                f"GM ruling: {name}'s {key} set to {value}",
-            ),
+                f"GM裁定: {name} の {key} を {applied} に",
+                f"GM ruling: {name}'s {key} set to {applied}",
+            )
+            + capped,
         )
         return
     if sub == "note" and len(args) >= 2:
@@ -948,33 +1011,48 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
 
 
 def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
-    """``/gm setting`` lists the house rules; ``/gm setting KEY VALUE|default`` changes one."""
+    """``/gm setting`` lists the house rules (value, default, meaning); ``/gm setting KEY``
+    shows one; ``/gm setting KEY VALUE|default`` changes one. Keys in any case."""
     cls = tracker.settings_class()
     if cls is None:
         raise fail("このシステムには設定がありません", "this system has no settings")
-    current = tracker.cfg(emit)
-    if not args:
-        changed = emit.state.fields.get("settings") or {}
-        rows = [
-            f"{key} = {json.dumps(getattr(current, key), ensure_ascii=False)}"
-            + (" *" if key in changed else "")
-            for key in cls.model_fields
-        ]
-        emit.say("\n".join(rows) + "\n(* GMが変更)", "\n".join(rows) + "\n(* changed by the GM)")
-        return
-    if len(args) != 2 or args[0] not in cls.model_fields:
+    if len(args) > 2:
         raise fail(
-            "/gm setting [項目 値|default] です (/gm setting で一覧)",
-            "use /gm setting [KEY VALUE|default] (/gm setting lists them)",
+            "/gm setting [項目 [値|default]] です (/gm setting で一覧)",
+            "use /gm setting [KEY [VALUE|default]] (/gm setting lists them)",
         )
-    key, raw = args
+    current = tracker.cfg(emit)
+    changed = emit.state.fields.get("settings") or {}
+    if not args:
+        rows = [_setting_row(cls, key, current, changed) for key in cls.model_fields]
+        emit.lines.append(
+            Message.join("\n", rows) + Message("\n(* GMが変更)", "\n(* changed by the GM)")
+        )
+        return
+    key = find_setting(cls, args[0])
+    if key is None:
+        close = close_settings(cls, args[0])
+        known = ", ".join(cls.model_fields)
+        raise fail(
+            f"設定 {args[0]!r} はありません"
+            + (f" ({' / '.join(close)} のことですか?)" if close else "")
+            + f" — 設定: {known}",
+            f"no setting {args[0]!r}"
+            + (f" (did you mean {' / '.join(close)}?)" if close else "")
+            + f" — settings: {known}",
+            "unknown setting",
+        )
+    if len(args) == 1:
+        emit.lines.append(_setting_row(cls, key, current, changed))
+        return
+    raw = args[1]
     value: Any = None
     if raw != "default":
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
-        overrides = {**(emit.state.fields.get("settings") or {}), key: value}
+        overrides = {**changed, key: value}
         try:
             cls.model_validate(overrides)
         except ValidationError as error:
@@ -987,6 +1065,18 @@ def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         ev.SETTING_SET,
         {"key": key, "value": value},
         text=Message(f"GM裁定: 設定 {key} = {raw}", f"GM ruling: setting {key} = {raw}"),
+    )
+
+
+def _setting_row(cls: Any, key: str, current: Any, changed: dict[str, Any]) -> Message:
+    """``key = value [*]  (既定: default) meaning`` of one setting."""
+    value = _json(getattr(current, key))
+    default = _json(setting_default(cls, key))
+    mark = " *" if key in changed else ""
+    meaning = setting_meaning(cls, key)
+    return Message(
+        f"{key} = {value}{mark}  (既定: {default}) {meaning.ja}",
+        f"{key} = {value}{mark}  (default: {default}) {meaning.en}",
     )
 
 

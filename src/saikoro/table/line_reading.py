@@ -11,6 +11,7 @@ read half-width by the dice engine itself (``{…}`` references included, see di
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container
 
 from saikoro.dice.normalize import to_half_width
@@ -33,8 +34,31 @@ def _words(text: str, names: Container[str]) -> str:
     return " ".join(read)
 
 
+#: ``@NAME:HP-1`` — a speaker, a colon and a status edit with no space between them.
+_GLUED = re.compile(r"^[@＠](?P<name>[^\s:：]+)(?P<edit>[:：].*)$", re.DOTALL)
+#: A status edit's form (``:HP-1``, ``:禁忌値=10``), read half-width.
+_EDIT_FORM = re.compile(r"^:\s*[^\s+\-=:]+\s*(?:[+\-]\s*\d+|=\s*-?\d+)\s*$")
+
+
+def split_glued_edit(line: str, names: Container[str]) -> str:
+    """``@ギン:HP-1`` / ``＠ギン：ＨＰ－１`` (no space after the name, as an IME leaves it) read
+    as ``@ギン :HP-1`` — only when the rest is a status edit, so a chat line with a colon
+    (``@ギン:こんにちは``) stays as typed; a NAME of no character is then refused as any
+    unknown ``@NAME`` is."""
+    match = _GLUED.match(line)
+    if match is None:
+        return line
+    name, edit = match.group("name"), to_half_width(match.group("edit"))
+    if not _EDIT_FORM.match(edit):
+        return line
+    if name not in names and to_half_width(name) in names:
+        name = to_half_width(name)
+    return f"@{name} {edit}"
+
+
 def read_structure(line: str, names: Container[str]) -> str:
     """``line`` with its structure characters half-width (see the module docstring)."""
+    line = split_glued_edit(line.replace("\u3000", " ").strip(), names)
     if line.isascii():
         return line
     text = _lead(line.replace("\u3000", " ").strip())

@@ -13,6 +13,7 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import quote
@@ -83,6 +84,7 @@ def _room(store: SharedRoomStore, room: str) -> RoomRecord:
 def create_room(store: SharedRoomStore, name: str, system: str) -> CreatedRoom:
     """A new room with its GM, invite and spectator links; an existing name is refused
     (minting a GM link for someone else's room would hand it over)."""
+    name = usable_room_name(name)
     if store.get_room(name) is not None:
         raise _exists(name)
     record, created = create_room_record(store, name, system)
@@ -95,6 +97,28 @@ def create_room(store: SharedRoomStore, name: str, system: str) -> CreatedRoom:
     return CreatedRoom(
         record.name, record.system, gm, gm_token, invite, invite_token, spectator, spectator_token
     )
+
+
+def usable_room_name(name: str) -> str:
+    """``name`` without surrounding blanks, refused when nothing is left, when it holds a
+    control character, or when it is ``.``/``..`` (a URL path would drop such a segment).
+    A ``/`` is fine: every route takes the rest of the path up to its own suffix."""
+    trimmed = name.strip()
+    if not trimmed:
+        raise fail("部屋の名前が空です", "the room name is empty", "bad request")
+    if any(unicodedata.category(ch) == "Cc" for ch in trimmed):
+        raise fail(
+            "部屋の名前に制御文字 (改行・タブなど) は使えません",
+            "the room name cannot contain control characters (line breaks, tabs, …)",
+            "bad request",
+        )
+    if trimmed in {".", ".."}:
+        raise fail(
+            f"部屋の名前を {trimmed!r} だけにはできません",
+            f"the room name cannot be just {trimmed!r}",
+            "bad request",
+        )
+    return trimmed
 
 
 def _exists(name: str) -> SaikoroError:
@@ -308,4 +332,5 @@ __all__ = [
     "revoke",
     "room_url",
     "unauthorized",
+    "usable_room_name",
 ]

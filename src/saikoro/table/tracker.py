@@ -39,6 +39,12 @@ class Tracker:
     #: Other systems' verbs typed here → what this system calls them (``/attack`` → ``/melee``).
     verb_hints: Mapping[str, Message] = MappingProxyType({})
 
+    #: A dice line of this system with a ``{…}`` of the speaker's sheet, for ``/help`` and the
+    #: web page's input placeholder.
+    line_example: ClassVar[str] = "2D6>=8"
+    #: The options of ``/char add PATH …`` (a system with rows adds ``front|back``).
+    char_options: ClassVar[tuple[str, ...]] = ("pc|npc",)
+
     #: Other labels of one value: alias → the label its edits are kept under (``{戦闘スキル}``
     #: is ``{戦闘}``); an edit of either changes both.
     aliases: ClassVar[dict[str, str]] = {}
@@ -99,6 +105,22 @@ class Tracker:
                 refs[alias] = character.statuses[label]
         return refs
 
+    #: English names of values the sheet has, lower case → the label (``level`` → ``レベル``).
+    english_labels: ClassVar[dict[str, str]] = {}
+
+    def status_label(self, character: Character, label: str) -> str:
+        """The label ``:LABEL…`` / ``/gm set NAME LABEL`` means: as typed when the character
+        has it, else its English name (``level``) or the same label in other case (``hp``,
+        ``ac``); unknown labels are returned as typed (:meth:`editable` refuses them)."""
+        refs = self.references(character)
+        if label in refs or label in character.statuses or label in self.aliases:
+            return label
+        english = self.english_labels.get(label.lower())
+        if english is not None:
+            return english
+        folded = [known for known in refs if known.lower() == label.lower()]
+        return folded[0] if len(folded) == 1 else label
+
     def editable(self, character: Character, label: str) -> tuple[str, int, int] | None:
         """Where ``:LABEL±N`` / ``/gm set NAME LABEL N`` goes: (the status key it is kept
         under, the value now, what the kept value differs by from the value shown), or None
@@ -145,6 +167,10 @@ class Tracker:
 
     def joined(self, emit: Emit, character: Character) -> None:
         """A character was just added (``/char add``); a system's consequences, none here."""
+
+    def condition_name(self, label: str) -> Message:
+        """How a condition's label is shown (a system names its own conditions in English)."""
+        return Message(label, label)
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """The condition ``/cond add NAME LABEL [LEVEL]`` gives (None: nothing to add; a

@@ -1,4 +1,5 @@
 // The table API of saikoro serve (docs/table-api.md): JSON over HTTP and one WebSocket.
+import { lang } from './i18n.js';
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -6,6 +7,9 @@ export class ApiError extends Error {
     this.status = status;
   }
 }
+
+/** A refusal's message in the page's language (`messages`), else the bilingual one. */
+export const refusalText = (data) => data.messages?.[lang()] || data.message || data.reason || '';
 
 async function call(method, url, token, body) {
   const headers = {};
@@ -18,7 +22,7 @@ async function call(method, url, token, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok || data.ok === false) {
-    throw new ApiError(data.message || data.reason || `${response.status} ${response.statusText}`, response.status);
+    throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
   }
   return data;
 }
@@ -62,7 +66,10 @@ export class Room {
     const response = await fetch(roomPath(this.room) + path, {
       headers: { Authorization: `Bearer ${this.token}` },
     });
-    if (!response.ok) throw new ApiError(`${response.status} ${response.statusText}`, response.status);
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+    }
     return response.blob();
   }
 

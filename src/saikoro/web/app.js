@@ -2,9 +2,9 @@
 import { Room, createRoom } from './api.js';
 import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
-import { lang, setLang, t } from './i18n.js';
+import { lang, provide, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
-import { renderPalette } from './palette.js';
+import { paletteLoading, renderPalette } from './palette.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -169,6 +169,9 @@ async function systemPage(system) {
   return response.ok ? response.json() : {};
 }
 
+/** Events after which the GM's links panel may have changed (a player joined or left). */
+const LINK_EVENTS = new Set(['character_added', 'character_removed']);
+
 class RoomView {
   constructor(room, token) {
     this.api = new Room(room, token);
@@ -176,6 +179,7 @@ class RoomView {
     this.page = {}; // the system's webtable.json
     this.me = { role: 'spectator', characters: [] };
     this.paletteFor = null;
+    this.settingsSeq = 0;
     this.history = [];
     this.historyAt = 0;
     this.log = new ChatLog($('#log'), {
@@ -189,6 +193,10 @@ class RoomView {
     $('#room-title').textContent = this.api.room;
     const state = await this.api.get('/state');
     this.page = await systemPage(state.system);
+    const example = this.page.line_example;
+    if (example) {
+      provide('linePlaceholder', [`${example} · :HP-3 · @名前 … · /help`, `${example} · :HP-3 · @NAME … · /help`]);
+    }
     await this.refresh();
     remember(this.api.room, this.me.role, this.me.label);
     this.log.reset(await this.api.events(0));
@@ -210,6 +218,8 @@ class RoomView {
 
   onEvent(event) {
     this.log.add(event);
+    if (LINK_EVENTS.has(event.kind)) this.renderLinks();
+    if (event.kind === 'setting_set') this.settingsSeq = event.seq; // house rules: new chances
     clearTimeout(this.pending);
     this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
   }
@@ -276,15 +286,37 @@ class RoomView {
     const character = (this.state.characters ?? []).find((c) => c.name === name);
     $('#palette').hidden = !character;
     if (!character) return;
-    const key = `${name}\n${JSON.stringify(character.values ?? null)}`;
+    const key = `${name}\n${JSON.stringify(character.values ?? null)}\n${this.settingsSeq}`;
     if (key === this.paletteFor) return;
+    const first = !this.paletteFor?.startsWith(`${name}\n`);
     this.paletteFor = key;
+    const actions = {
+      send: (line) => this.send(this.withSpeaker(line)),
+      edit: (command, select) => this.editLine(command, select),
+    };
+    const path = `/palette?name=${encodeURIComponent(name)}`;
+    const current = () => this.paletteFor === key; // a newer load took over: drop this one
     try {
-      const palette = await this.api.get(`/palette?name=${encodeURIComponent(name)}`);
-      renderPalette(container, palette.items ?? [], (line) => this.send(this.withSpeaker(line)));
+      if (first) {
+        paletteLoading(container);
+        const lines = await this.api.get(`${path}&chances=false`); // at once; the odds take longer
+        if (!current()) return;
+        renderPalette(container, lines.items ?? [], { ...actions, pending: true });
+      }
+      const palette = await this.api.get(path);
+      if (current()) renderPalette(container, palette.items ?? [], actions);
     } catch (err) {
-      container.textContent = err.message;
+      if (current()) container.textContent = err.message;
     }
+  }
+
+  /** Put a palette line into the input to fill in (its value to type over selected). */
+  editLine(command, select) {
+    const input = $('#line');
+    input.value = command;
+    input.focus();
+    if (select) input.setSelectionRange(select[0], select[1]);
+    else input.setSelectionRange(command.length, command.length);
   }
 
   async send(line) {
@@ -330,7 +362,13 @@ class RoomView {
     $('#undo').onclick = () => this.send('/undo');
     for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
     $('#download-log').onclick = async () => {
-      const blob = await this.api.download('/log.html');
+      let blob;
+      try {
+        blob = await this.api.download(`/log.html?lang=${lang()}`);
+      } catch (err) {
+        $('#line-error').textContent = err.message;
+        return;
+      }
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
       a.download = `${this.api.room}.html`;
@@ -392,6 +430,8 @@ class RoomView {
     };
     if (saved.invite) row(t('invite'), saved.invite);
     if (saved.spectator) row(t('spectator'), saved.spectator);
+    $('#links .note').hidden = Boolean(saved.invite);
+    $('#new-invite').classList.toggle('primary', !saved.invite);
     try {
       const links = await this.api.get('/links');
       for (const link of Array.isArray(links) ? links : links.links ?? []) {
@@ -403,15 +443,18 @@ class RoomView {
       // no links route: only the saved invite and spectator URLs are shown
     }
     list.replaceChildren(...rows);
-    $('#new-invite').onclick = async () => {
+    const issue = (role, key) => async () => {
       try {
-        const made = await this.api.post('/links', { role: 'player' });
-        localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify({ ...saved, invite: made.url }));
+        const made = await this.api.post('/links', { role });
+        const now = JSON.parse(localStorage.getItem(`saikoro.links.${this.api.room}`) || '{}');
+        localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify({ ...now, [key]: made.url }));
         this.renderLinks();
       } catch (err) {
         $('#line-error').textContent = err.message;
       }
     };
+    $('#new-invite').onclick = issue('player', 'invite');
+    $('#new-spectator').onclick = issue('spectator', 'spectator');
   }
 }
 
@@ -439,10 +482,14 @@ $('#lang').addEventListener('click', () => {
   if (current) {
     current.showStatus();
     current.log.rerender();
+    current.renderLinks();
+    current.paletteFor = null;
     current.refresh();
   }
 });
 window.addEventListener('hashchange', route);
+// a player who rejoined by name (no event) shows in the GM's links when the GM comes back
+window.addEventListener('focus', () => current?.renderLinks());
 dropZone($('#drop'), (payload) => joinTake?.(payload));
 dropZone($('#npc-drop'), (payload) => current?.addCharacter(payload));
 setLang(lang());

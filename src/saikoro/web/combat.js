@@ -35,6 +35,7 @@ function actions(page, actor, others, send) {
     const inputs = {};
     for (const name of group.fields ?? []) {
       const [wrap, input] = field(pick(defined[name].label), defined[name].options);
+      input.dataset.field = name;
       inputs[name] = input;
       div.append(wrap);
     }
@@ -76,5 +77,20 @@ export function renderCombat(section, state, { actor, page, send }) {
   section.classList.toggle('active', Boolean(combat));
   const others = (state.characters ?? []).map((c) => c.name).filter((n) => n !== actor);
   form.hidden = !(combat && actor && page.actions?.length);
-  if (!form.hidden) form.replaceChildren(...actions(page, actor, others, send));
+  if (!form.hidden) keepingFields(form, () => form.replaceChildren(...actions(page, actor, others, send)));
+}
+
+/** Re-render `form` keeping what the viewer chose or typed in its fields (and the focus):
+ * the tracker is redrawn on every event of the table. */
+function keepingFields(form, render) {
+  const fields = () => new Map([...form.querySelectorAll('[data-field]')].map((i) => [i.dataset.field, i]));
+  const before = fields();
+  const focused = form.contains(document.activeElement) ? document.activeElement.dataset.field : null;
+  render();
+  for (const [name, input] of fields()) {
+    const old = before.get(name);
+    if (!old) continue;
+    if (input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === old.value)) input.value = old.value;
+    if (name === focused) input.focus();
+  }
 }

@@ -18,7 +18,7 @@ const WORDS = {
   log: ['ログ', 'Log'],
   speaker: ['話者', 'Speaker'],
   line: ['発言・コマンド', 'Message or command'],
-  linePlaceholder: ['2D6+{体力}>=8 · :HP-3 · @名前 … · /help', '2D6+{体力}>=8 · :HP-3 · @NAME … · /help'],
+  linePlaceholder: ['2D6>=8 · :HP-3 · @名前 … · /help', '2D6>=8 · :HP-3 · @NAME … · /help'],
   send: ['送信', 'Send'],
   undo: ['取り消し', 'Undo'],
   palette: ['チャットパレット', 'Chat palette'],
@@ -33,6 +33,11 @@ const WORDS = {
   ],
   links: ['招待リンク', 'Invite links'],
   newInvite: ['新しい招待リンク', 'New invite link'],
+  newSpectator: ['新しい観戦リンク', 'New spectator link'],
+  noSavedInvite: [
+    '招待リンクの URL はそれを作ったブラウザにしか残りません (サーバーはトークンを保存しません)。ここで新しい招待リンクを作ってください (前のリンクも使えます)。',
+    'An invite URL stays only in the browser that made it (the server keeps no token). Make a new invite link here (the earlier one keeps working).',
+  ],
   downloadLog: ['ログをダウンロード (HTML)', 'Download the log (HTML)'],
   noCombat: ['戦闘していません', 'No combat'],
   round: ['ラウンド', 'Round'],
@@ -58,6 +63,8 @@ const WORDS = {
   editHp: ['HP を変える', 'Change HP'],
   row: ['隊列', 'Row'],
   chance: ['成功率', 'chance of success'],
+  paletteEdit: ['入力欄に入れます (相手の値などを書き込んでから送信)', 'goes into the input line (fill in the opponent\'s value, then send)'],
+  loading: ['読み込み中…', 'Loading…'],
   pc: ['PC', 'PC'],
   npc: ['NPC', 'NPC'],
   notFound: ['部屋に入れません (リンクが無効か、部屋がありません)', 'Cannot open the room (the link is revoked or the room does not exist)'],
@@ -74,6 +81,12 @@ export function t(key) {
 
 /** The shown text of an event's {ja, en} message. */
 export const pick = (message) => (message ? message[current] ?? message.ja : '');
+
+/** The room's system provides a word (its dice example in the input's placeholder). */
+export function provide(key, pair) {
+  WORDS[key] = pair;
+  for (const el of document.querySelectorAll(`[data-t-placeholder="${key}"]`)) el.placeholder = t(key);
+}
 
 /** Switch language and re-label every element carrying data-t / data-t-placeholder. */
 export function setLang(value) {

@@ -1,14 +1,17 @@
 // The chat log: one list item per event that has something to show, in seq order.
 import { pick, t } from './i18n.js';
 
-// An outcome word, not a command's echo of its range ("クリティカル<=14").
-const OUTCOME_WORDS = /(クリティカル|ファンブル|成功|失敗|命中|Critical|Fumble|Success|Failure|Succeeded|Failed)(?!\s*[<>=≦≧])/gi;
+// An outcome word, not a command's echo of its range ("クリティカル<=14"): for texts whose
+// event carries no result flags (a line of /attack, a system's own notice).
+const OUTCOME_WORDS = /(クリティカル|ファンブル|成功|失敗|命中|効果発揮|Critical|Fumble|Success|Failure|Succeeded|Failed|takes effect)(?!\s*[<>=≦≧])/gi;
 const WORD_CLASS = [
   [/クリティカル|critical/i, 'critical'],
   [/ファンブル|fumble/i, 'fumble'],
   [/失敗|fail/i, 'failure'],
-  [/成功|命中|succe/i, 'success'],
+  [/成功|命中|効果発揮|succe|takes effect/i, 'success'],
 ];
+// Between a roll text's steps; its last step is the outcome.
+const STEP = ' ＞ ';
 
 /** A stable colour per speaker name (hue from the name's code points). */
 export function hue(name) {
@@ -24,15 +27,31 @@ function outcomeClass(event) {
   return '';
 }
 
-/** Text nodes with 成功/失敗/クリティカル/ファンブル wrapped in <mark>. */
-function marked(text) {
+/** The text with its outcome in <mark>: a roll's last step in the class of its result
+ * flag (success / failure / critical / fumble) when the event has one, else the words. */
+function marked(text, flag) {
+  const at = text.lastIndexOf(STEP);
+  if (flag && at >= 0 && !text.includes('\n')) {
+    const head = text.slice(0, at + STEP.length);
+    const tail = text.slice(at + STEP.length);
+    const out = document.createDocumentFragment();
+    out.append(head);
+    if (tail.match(OUTCOME_WORDS)) out.append(markWords(tail, flag));
+    else out.append(Object.assign(document.createElement('mark'), { textContent: tail, className: flag }));
+    return out;
+  }
+  return markWords(text, null);
+}
+
+/** Each outcome word in <mark>, in the class `flag` (else the word's own). */
+function markWords(text, flag) {
   const out = document.createDocumentFragment();
   let last = 0;
   for (const match of text.matchAll(OUTCOME_WORDS)) {
     out.append(text.slice(last, match.index));
     const mark = document.createElement('mark');
     mark.textContent = match[0];
-    mark.className = WORD_CLASS.find(([re]) => re.test(match[0]))[1];
+    mark.className = flag ?? WORD_CLASS.find(([re]) => re.test(match[0]))[1];
     out.append(mark);
     last = match.index + match[0].length;
   }
@@ -86,15 +105,17 @@ export class ChatLog {
   }
 
   render(event) {
-    const secretHidden = event.secret && !event.text;
+    // another's secret roll arrives redacted (no data, text "X: シークレットダイス"): the badge says it
+    const secretHidden = event.secret && (!event.text || !event.data || !Object.keys(event.data).length);
     if (!event.text && !secretHidden) return null;
     const item = document.createElement('li');
     item.dataset.seq = event.seq;
     item.dataset.cmd = event.command_id || '';
-    item.className = ['ev', `kind-${event.kind}`, outcomeClass(event)].filter(Boolean).join(' ');
+    const flag = outcomeClass(event);
+    item.className = ['ev', `kind-${event.kind}`, flag].filter(Boolean).join(' ');
     if (this.undone.has(event.command_id)) item.classList.add('undone');
     const actor = event.actor || '';
-    let text = secretHidden ? t('secretDice') : pick(event.text);
+    let text = secretHidden ? '' : pick(event.text);
     if (actor && text.startsWith(`${actor}: `)) text = text.slice(actor.length + 2);
     if (actor) {
       const who = document.createElement('span');
@@ -103,10 +124,12 @@ export class ChatLog {
       who.style.setProperty('--hue', hue(actor));
       item.append(who);
     }
-    const body = document.createElement('span');
-    body.className = 'text';
-    body.append(marked(text));
-    item.append(body);
+    if (text) {
+      const body = document.createElement('span');
+      body.className = 'text';
+      body.append(marked(text, flag));
+      item.append(body);
+    }
     if (event.secret) {
       item.classList.add('secret');
       const badge = document.createElement('span');

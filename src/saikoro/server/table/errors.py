@@ -1,6 +1,7 @@
 """The table API's refusals: an HTTP status, a machine ``reason`` and a bilingual message.
 
-Every refusal is a JSON body ``{"ok": false, "reason": …, "message": "日本語 / English"}``.
+Every refusal is a JSON body ``{"ok": false, "reason": …, "message": "日本語 / English",
+"messages": {"ja": …, "en": …}}`` (each language alone, for a page showing one).
 A token is never part of a message (``message`` names the room at most).
 """
 
@@ -45,7 +46,12 @@ def status_for(error: SaikoroError) -> int:
 
 
 def refusal_body(error: SaikoroError) -> dict[str, object]:
-    return {"ok": False, "reason": error.reason, "message": error.message.both()}
+    return {
+        "ok": False,
+        "reason": error.reason,
+        "message": error.message.both(),
+        "messages": {"ja": error.message.ja, "en": error.message.en},
+    }
 
 
 def unauthorized() -> TableApiError:

@@ -92,7 +92,7 @@ def reward_cost(reward: Reward, settings: LittleWorldSettings = DEFAULT_SETTINGS
     elif reward.kind == "artifact":
         if not 1 <= reward.amount <= len(s.keeper_artifact_costs):
             raise KeeperError(
-                Message("オーパーツのランクは1〜4です", "an オーパーツ rank is 1 to 4")
+                Message("オーパーツのランクは1〜4です", "an artifact's rank is 1 to 4")
             )
         base = s.keeper_artifact_costs[reward.amount - 1]
     else:
@@ -144,12 +144,12 @@ def plan_reward(
     if ledger.value <= settings.keeper_floor_percent:
         reason = Message(
             f"価値観が{ledger.value}%なので報酬を設定できません",
-            f"価値観 is {ledger.value}%: no reward can be set",
+            f"Values are at {ledger.value}%: no reward can be set",
         )
     elif after < settings.keeper_floor_percent:
         reason = Message(
             f"価値観が足りません (必要{cost.cost}%, 残り{ledger.value}%)",
-            f"not enough 価値観 (needs {cost.cost}%, {ledger.value}% left)",
+            f"not enough Values (needs {cost.cost}%, {ledger.value}% left)",
         )
     return RewardPlan(cost, reason is None, after, reason, cost.rules)
 

@@ -7,6 +7,7 @@ the permission then says so, for the log.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -28,6 +29,7 @@ __all__ = [
     "is_kanazuchi",
     "is_machine_onchi",
     "language",
+    "normalise_action",
     "riding",
     "specialist_action",
     "specialist_key",
@@ -69,12 +71,28 @@ def _gate(
     return Permission(False, None, reason, rules)
 
 
-_TRAPS = {"落とし穴": "罠設置", "鳴子": "罠設置", "ブービートラップ": "罠設置"}
+_VERB_ENDINGS = ("をします", "をする", "します", "する")
 
 
-def specialist_key(action: str) -> str:
-    """The specialist action an action is (booby traps such as 落とし穴 are 罠設置)."""
-    return _TRAPS.get(action, action)
+def normalise_action(text: str) -> str:
+    """An action's name as typed, comparable: full-/half-width and case folded (NFKC),
+    spaces dropped, a trailing する (をする, します) dropped: ``偵察する`` → ``偵察``."""
+    key = "".join(unicodedata.normalize("NFKC", text).casefold().split())
+    for ending in _VERB_ENDINGS:
+        if key.endswith(ending) and len(key) > len(ending):
+            return key.removesuffix(ending)
+    return key
+
+
+def specialist_key(action: str, settings: LittleWorldSettings = DEFAULT_SETTINGS) -> str:
+    """The specialist action ``action`` names (``忍び足`` → ``足音を立てない歩行``, ``落とし穴``
+    → ``罠設置``: setting ``specialist_names``), or ``action`` itself when it names none."""
+    typed = normalise_action(action)
+    for key in settings.specialist_cards:
+        names = (key, *settings.specialist_names.get(key, ()))
+        if any(normalise_action(name) == typed for name in names):
+            return key
+    return action
 
 
 def specialist_action(
@@ -85,26 +103,46 @@ def specialist_action(
     settings: LittleWorldSettings = DEFAULT_SETTINGS,
 ) -> Permission:
     """LW-SPECIAL-01: 罠設置 (incl. 落とし穴, 鳴子), 開錠, 偵察, 潜入, 足音を立てない歩行, 尾行,
-    読心 need their skill card; without it the action is refused, no roll (GM may override).
-    Other actions are not specialist and are allowed."""
-    key = specialist_key(action)
+    読心 need their skill card, under whatever name they are typed (``specialist_names``);
+    without it the action is refused, no roll (GM may override). Other actions are not
+    specialist and are allowed."""
+    key = specialist_key(action, settings)
     cards = settings.specialist_cards.get(key)
     rules = ("LW-SPECIAL-01",)
     if cards is None:
         return Permission(True, None, None, ())
-    held = set(skill_cards)
-    ok = any(c in held for c in cards)
+    held = {normalise_action(c) for c in skill_cards}
+    ok = any(normalise_action(c) in held for c in cards)
+    also = "" if key == action else f" ({key})"
     reason = Message(
-        f"「{action}」にはスキルカード「{'」か「'.join(cards)}」が必要です",
-        f"'{action}' needs the skill card {' or '.join(cards)}",
+        f"「{action}」{also}にはスキルカード「{'」か「'.join(cards)}」が必要です",
+        f"'{action}'{also} needs the skill card {' or '.join(cards)}",
     )
     return _gate(ok, reason, rules, gm_override)
 
 
-def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = False) -> Permission:
+def riding(
+    animal: str = "馬",
+    *,
+    in_combat: bool = False,
+    swimming: bool = False,
+    gm_override: bool = False,
+) -> Permission:
     """LW-SPECIAL-02: riding a horse needs a 技巧 check and no fighting while mounted; other
-    animals are the GM's call (allowed only with ``gm_override``)."""
+    animals are the GM's call (allowed only with ``gm_override``). Nobody mounts while
+    swimming or under water (LW-SPECIAL-05: leave the water first)."""
     rules = ("LW-SPECIAL-02",)
+    if swimming:
+        return _gate(
+            False,
+            Message(
+                "水泳中・水中では騎乗できません (/swim off で水から上がってから)",
+                "no riding while swimming or under water (leave the water first: /swim off)",
+            ),
+            ("LW-SPECIAL-02", "LW-SPECIAL-05"),
+            gm_override,
+            check="技巧",
+        )
     if in_combat:
         return _gate(
             False,
@@ -123,24 +161,25 @@ def riding(animal: str = "馬", *, in_combat: bool = False, gm_override: bool = 
     return Permission(True, "技巧", None, rules)
 
 
-_LICENCE_VEHICLES = (
-    "船",
-    "ボート",
-    "ヨット",
-    "飛行機",
-    "航空機",
-    "飛行船",
-    "ヘリコプター",
-    "潜水艦",
-    "宇宙船",
-)
+def _names_vehicle(kind: str, entries: Iterable[str]) -> bool:
+    """``kind`` is one of ``entries``, or ends with one of two or more characters
+    (大型ボート is a ボート, 戦闘ヘリ a ヘリ; 風船 is not a 船)."""
+    typed = normalise_action(kind)
+    for entry in entries:
+        key = normalise_action(entry)
+        if typed == key or (len(key) >= 2 and typed.endswith(key)):
+            return True
+    return False
 
 
-def vehicle(kind: str, *, gm_override: bool = False) -> Permission:
-    """LW-SPECIAL-03: no ships, planes or other licence-only vehicles; cars and bikes need a
-    技巧 check (LW-ABIL-02 車やバイクの運転)."""
+def vehicle(
+    kind: str, *, gm_override: bool = False, settings: LittleWorldSettings = DEFAULT_SETTINGS
+) -> Permission:
+    """LW-SPECIAL-03: no ships, planes or other licence-only vehicles (``licence_vehicles``);
+    cars and bikes (``check_vehicles``) need a 技巧 check (LW-ABIL-02 車やバイクの運転); any
+    other vehicle is the GM's call (allowed only with ``gm_override``, with the same check)."""
     rules = ("LW-SPECIAL-03",)
-    if any(v in kind for v in _LICENCE_VEHICLES):
+    if _names_vehicle(kind, settings.licence_vehicles):
         return _gate(
             False,
             Message(
@@ -150,7 +189,19 @@ def vehicle(kind: str, *, gm_override: bool = False) -> Permission:
             rules,
             gm_override,
         )
-    return Permission(True, "技巧", None, rules)
+    if _names_vehicle(kind, settings.check_vehicles):
+        return Permission(True, "技巧", None, rules)
+    return _gate(
+        False,
+        Message(
+            f"{kind}は車・バイクでも免許の要る乗り物でもありません: 操作できるかはGMが判断します",
+            f"a {kind} is neither a car or bike nor a licence vehicle: the GM decides "
+            "whether it can be driven",
+        ),
+        rules,
+        gm_override,
+        check="技巧",
+    )
 
 
 def is_kanazuchi(body: int, opted_in: bool = False) -> bool:
@@ -168,15 +219,27 @@ def swimming(
     *,
     kanazuchi_opt_in: bool = False,
     fighting: bool = False,
+    mounted: bool = False,
     gm_override: bool = False,
     settings: LittleWorldSettings = DEFAULT_SETTINGS,
 ) -> Permission:
     """LW-SPECIAL-04/05: a カナヅチ cannot swim; no combat while swimming or under water
-    (unless the world waives the water penalty)."""
+    (unless the world waives the water penalty); a mounted character dismounts first
+    (LW-SPECIAL-02: riding and swimming do not go together)."""
+    if mounted:
+        return _gate(
+            False,
+            Message(
+                "騎乗したままでは泳げません (/ride off で降りてから)",
+                "no swimming while mounted (dismount first: /ride off)",
+            ),
+            ("LW-SPECIAL-02", "LW-SPECIAL-04"),
+            gm_override,
+        )
     if is_kanazuchi(body, kanazuchi_opt_in):
         return _gate(
             False,
-            Message("カナヅチなので泳げません", "a カナヅチ cannot swim"),
+            Message("カナヅチなので泳げません", "a non-swimmer cannot swim"),
             ("LW-SPECIAL-04",),
             gm_override,
         )
@@ -202,7 +265,8 @@ def electronics(intellect: int, *, gm_override: bool = False) -> Permission:
     return _gate(
         not is_machine_onchi(intellect),
         Message(
-            "機械オンチなので電子機器を操作できません", "a 機械オンチ cannot operate electronics"
+            "機械オンチなので電子機器を操作できません",
+            "hopeless with machines (Intellect 1): cannot operate electronics",
         ),
         ("LW-SPECIAL-06",),
         gm_override,
@@ -276,7 +340,10 @@ def gather_herbs(
     薬草 or 解毒草; the field is used up for the scenario whatever the outcome."""
     if herb not in ("薬草", "解毒草"):
         raise SpecialError(
-            Message("野草採取で得られるのは薬草か解毒草です", "herbs are 薬草 or 解毒草")
+            Message(
+                "野草採取で得られるのは薬草か解毒草です",
+                "a herb is 薬草 (medicinal herb) or 解毒草 (antidote herb)",
+            )
         )
     goal = settings.herb_target if target is None else target
     success = critical or (not fumble and check_total >= goal)

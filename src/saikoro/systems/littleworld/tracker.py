@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from pydantic import ValidationError
+
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
 from saikoro.systems.littleworld import conditions as lwc
@@ -25,10 +27,16 @@ from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
 from saikoro.systems.littleworld import turn_order as lwt
 from saikoro.systems.littleworld.commands import SEP, attack_texts
-from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS
+from saikoro.systems.littleworld.english import ROW_EN, VALUE_EN, english
+from saikoro.systems.littleworld.settings import (
+    DEFAULT_SETTINGS,
+    MAX_ELAPSED_MINUTES,
+    MAX_REST_NIGHTS,
+)
 from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
+from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker
 
@@ -40,6 +48,8 @@ POISON, PARALYSIS, SLEEP = "毒", "麻痺", "睡眠"
 CONFUSION_RULE = "LW-COND-05"
 ROWS = {"front": "前衛", "back": "後衛", "前衛": "前衛", "後衛": "後衛"}
 TABOO_MAX = 100  # LW-ABIL-05: 禁忌値 stays within 0–100 at the table
+#: LW-ABIL-05: the special values PCs cannot set freely (only the GM edits them).
+GM_ONLY_VALUES = tuple(VALUE_EN)
 #: Why back-liners moved up by the collapse go back (LW-COMBAT-16), in Japanese.
 REASONS_JA = {
     "combat over": "戦闘終了",
@@ -64,6 +74,20 @@ def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.C
     )
 
 
+def _bounded(text: str, lo: int, hi: int, what: Message) -> int:
+    """``text`` as an integer within lo–hi, else refused naming the bound (a huge number is
+    never converted: it could not be in range anyway)."""
+    digits = text.isdecimal() and len(text) <= len(str(hi))
+    if not digits or not lo <= int(text) <= hi:
+        shown = repr(text if len(text) <= 12 else text[:12] + "…")
+        raise fail(
+            f"{what.ja}は{lo}〜{hi}の整数です ({shown} は使えません)",
+            f"{what.en} must be an integer from {lo} to {hi} (not {shown})",
+            "out of range",
+        )
+    return int(text)
+
+
 def _elapsed(character: Character, label: str, clock: int) -> int:
     """Game minutes since the condition began (0 when absent)."""
     cond = character.condition(label)
@@ -73,6 +97,10 @@ def _elapsed(character: Character, label: str, clock: int) -> int:
 class LittleWorldTracker(Tracker):
     system = "LittleWorld"
     aliases: ClassVar[dict[str, str]] = {"CR": "cr"}
+    line_example: ClassVar[str] = "2D6+{体力}>=10"
+    char_options: ClassVar[tuple[str, ...]] = ("pc|npc", "front|back")  # rows (LW-COMBAT-16)
+    #: The sheet's English field names (``/gm set NAME taboo 10``).
+    english_labels: ClassVar[dict[str, str]] = {"taboo": "禁忌値", "values_percent": "価値観"}
     min_max_hp = 1  # LW-ABIL-06: the sheet's least max HP
     hp_above_max = "clamp"  # LW-HP-01: healing stops at max HP
 
@@ -82,16 +110,23 @@ class LittleWorldTracker(Tracker):
         self.verb_help = {
             "attack 目標 能力 [不意打ち]": Message(
                 "攻撃 (LW-COMBAT-05…12; 不意打ちは防御なし LW-COND-06)",
-                "attack with 体力/技巧/理知 (surprise: no defence)",
+                "attack with an ability (体力 Body, 技巧 Skill, 理知 Intellect); "
+                "不意打ち or surprise: no defence",
             ),
             "pass": Message(
                 "手番をパスしてラウンドの最後に行動 (LW-COMBAT-03)", "pass: act last this round"
             ),
             "gm lock [名前…]": Message(
-                "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)", "lock the order (行動順操作)"
+                "行動順操作: 以後の手番順を固定 (LW-COMBAT-14)",
+                "lock the turn order for the rest of the combat (order manipulation)",
             ),
-            "gm row 名前 前衛|後衛": Message("隊列 (LW-COMBAT-16)", "set a row"),
-            "gm rest [泊数]": Message("休息 (LW-HP-01)", "rest: 体力+6 HP per night"),
+            "gm row 名前 前衛|後衛": Message(
+                "隊列 (LW-COMBAT-16)", "set a character's row: 前衛/front or 後衛/back"
+            ),
+            "gm rest [泊数]": Message(
+                "休息: 1〜30泊、1泊ごとに 体力+6 回復 (LW-HP-01)",
+                "rest 1 to 30 nights: each heals Body + 6 HP",
+            ),
             "gm time 分 [rest|explore]": Message(
                 "時間経過: 毒・麻痺・睡眠 (LW-COND-02…04)", "time passes out of combat"
             ),
@@ -113,6 +148,19 @@ class LittleWorldTracker(Tracker):
         self.off_turn_verbs |= set(self.special.verbs)
         self.gm_verbs.update(self.special.gm_verbs)
         self.verb_help.update(self.special.verb_help)
+
+    def cfg(self, emit: Emit) -> Any:
+        """The room's settings. A change stored before a bound existed (``night_minutes``
+        above 1440 from an older version) no longer validates: that setting plays by its
+        default, so the room stays playable and ``/gm setting KEY default`` can clear it
+        (typed dice lines name the bad setting until then)."""
+        try:
+            return super().cfg(emit)
+        except ValidationError as error:
+            bad = {str(problem["loc"][0]) for problem in error.errors() if problem["loc"]}
+            stored = emit.state.fields.get("settings") or {}
+            kept = {key: value for key, value in stored.items() if key not in bad}
+            return self.settings_class().model_validate(kept)
 
     # -- characters --------------------------------------------------------
     def default_side(self, sheet: SheetBase) -> str:
@@ -192,7 +240,16 @@ class LittleWorldTracker(Tracker):
     ) -> int:
         """LW-HP-02: HP ≤ 0 does not recover (only a GM ruling, logged as one, may change it);
         LW-ABIL-05: 価値観 stays within 1–99 %, 禁忌値 within 0–100 (an edit above 100 stops
-        at 100, the event is raised); LW-ABIL-07: money (cr) is never negative."""
+        at 100, the event is raised), and both are the GM's to change (「PCが自由に決められない
+        特別な能力値」: a player's edit is refused; /reward spends 価値観 by the rules);
+        LW-ABIL-07: money (cr) is never negative."""
+        if key in GM_ONLY_VALUES and not emit.gm:
+            raise forbidden(
+                f"{key}はPCが自由に決められない特別な能力値です: 変更できるのはGMだけです "
+                "(価値観は /reward で消費; LW-ABIL-05)",
+                f"{VALUE_EN[key]} ({key}) is a special value PCs cannot set freely: only "
+                "the GM changes it (/reward spends Values by the rules; LW-ABIL-05)",
+            )
         if key == "hp" and current <= 0 and value > current:
             if not emit.gm:
                 raise fail(
@@ -214,14 +271,14 @@ class LittleWorldTracker(Tracker):
         if key == "価値観" and not 1 <= value <= 99:
             raise fail(
                 f"価値観は1〜99%です ({value} は使えません)",
-                f"価値観 is 1 to 99 % (not {value})",
+                f"Values (価値観) are 1 to 99 % (not {value})",
                 "bad value",
             )
         if key == "禁忌値":
             if value < 0:
                 raise fail(
                     f"禁忌値は0以上です ({value} は使えません)",
-                    f"禁忌値 is at least 0 (not {value})",
+                    f"Taboo (禁忌値) is at least 0 (not {value})",
                     "bad value",
                 )
             value = min(value, TABOO_MAX)
@@ -325,7 +382,7 @@ class LittleWorldTracker(Tracker):
         if pick is not None:
             raise fail(
                 "帽子世界TRPGの手番順は【技巧】で決まります (/gm order で変更)",
-                "the order follows 技巧 (the GM may use /gm order)",
+                "the order follows Skill (the GM may use /gm order)",
             )
         return waiting[0] if waiting else None
 
@@ -387,7 +444,7 @@ class LittleWorldTracker(Tracker):
                 name,
                 label,
                 rules=(rule,),
-                text=Message(f"{name}: {label} から回復", f"{name} recovers from {label}"),
+                text=Message(f"{name}: {label} から回復", f"{name} recovers from {english(label)}"),
             )
         # A paralysed character's turn passes; the recovery turn is spent too (LW-COND-03).
         if PARALYSIS in change.recovered and not change.may_act:
@@ -490,7 +547,7 @@ class LittleWorldTracker(Tracker):
             rules=rules,
             text=Message(
                 f"{name} の攻撃 ({ability}) → {target_name}{SEP}",
-                f"{name} attacks ({ability}) → {target_name}{SEP}",
+                f"{name} attacks ({english(ability)}) → {target_name}{SEP}",
             )
             + shown,
         )
@@ -551,7 +608,7 @@ class LittleWorldTracker(Tracker):
                 rules=change.rules,
                 text=Message(
                     f"{name} の禁忌値が {new} に達した: 何か恐ろしいことが起こる (GMが判断)",
-                    f"{name}'s 禁忌値 reached {new}: something terrible happens (the GM decides)",
+                    f"{name}'s Taboo reached {new}: something terrible happens (the GM decides)",
                 ),
             )
 
@@ -625,7 +682,7 @@ class LittleWorldTracker(Tracker):
                     rules=("LW-COMBAT-16",),
                     text=Message(
                         f"{c.name} は{row}に戻る ({REASONS_JA.get(why, why)})",
-                        f"{c.name} goes back to the {row} ({why})",
+                        f"{c.name} goes back to the {english(row)} ({why})",
                     ),
                 )
 
@@ -653,7 +710,7 @@ class LittleWorldTracker(Tracker):
             rules=new.rules,
             text=Message(
                 f"行動順操作: 手番順を固定 ({' → '.join(new.order)})",
-                f"行動順操作: order locked ({' → '.join(new.order)})",
+                f"order manipulation: the order is locked ({' → '.join(new.order)})",
             ),
         )
 
@@ -667,7 +724,7 @@ class LittleWorldTracker(Tracker):
             "row",
             ROWS[args[1]],
             rules=("LW-COMBAT-16",),
-            text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: row {ROWS[args[1]]}"),
+            text=Message(f"{args[0]} は{ROWS[args[1]]}", f"{args[0]}: {ROW_EN[ROWS[args[1]]]}"),
         )
 
     def end_combat(self, emit: Emit) -> None:
@@ -675,13 +732,18 @@ class LittleWorldTracker(Tracker):
         self.restore_rows(emit, ("pc", "npc"), "combat over")
 
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
-        """``/gm rest [NIGHTS]``: each night in a safe place is 安静状態 for its whole length
-        (setting ``night_minutes``): poison ticks, paralysis and sleep wear off
+        """``/gm rest [NIGHTS]`` (1 to ``MAX_REST_NIGHTS``, 30): each night in a safe place is
+        安静状態 for its whole length (setting ``night_minutes``, at most a day): poison ticks
+        (one HP event per night, however many ticks), paralysis and sleep wear off
         (LW-COND-02…04); then 体力 + 6 HP with the real 体力 of the rested (awake) character,
         never above max HP, nothing at HP ≤ 0 (LW-HP-01/02)."""
-        if len(args) > 1 or (args and not args[0].isdecimal()):
+        if len(args) > 1:
             raise fail("/gm rest [泊数] です", "use /gm rest [NIGHTS]")
-        nights = int(args[0]) if args else 1
+        nights = (
+            _bounded(args[0], 1, MAX_REST_NIGHTS, Message("泊数", "the number of nights"))
+            if args
+            else 1
+        )
         if emit.state.combat is not None:
             raise fail("戦闘中は休めません", "no rest during a combat")
         cfg = self.cfg(emit)
@@ -699,7 +761,8 @@ class LittleWorldTracker(Tracker):
                         rules=result.rules,
                         note=Message(
                             f"{c.name}: {label}で HP {c.hp} → {result.hp}",
-                            f"{c.name}: rest, HP {c.hp} → {result.hp}",
+                            f"{c.name}: {f'night {night}' if nights > 1 else 'rest'}, "
+                            f"HP {c.hp} → {result.hp}",
                         ),
                     )
                 elif c.down:
@@ -719,14 +782,14 @@ class LittleWorldTracker(Tracker):
         (LW-COND-02/03/04). Counts are kept on the room's clock (absolute minutes)."""
         if (
             not args
-            or not args[0].isdecimal()
             or len(args) > 2
             or args[1:] not in ([], ["rest"], ["explore"], ["休息"], ["探索"])
         ):
             raise fail("/gm time 分 [rest|explore] です", "use /gm time MINUTES [rest|explore]")
+        minutes = _bounded(args[0], 0, MAX_ELAPSED_MINUTES, Message("経過時間(分)", "the minutes"))
         if emit.state.combat is not None:
             raise fail("戦闘中の時間は手番で進みます", "in combat, time passes by turns")
-        self.pass_time(emit, int(args[0]), at_rest=args[1:] in ([], ["rest"], ["休息"]))
+        self.pass_time(emit, minutes, at_rest=args[1:] in ([], ["rest"], ["休息"]))
 
     def pass_time(self, emit: Emit, minutes: int, *, at_rest: bool) -> None:
         """``minutes`` of game time out of combat, on the room's clock (LW-COND-02…05)."""
@@ -758,7 +821,14 @@ class LittleWorldTracker(Tracker):
                     ),
                 )
             for label in change.recovered:
-                emit.remove_condition(c.name, label, rules=change.rules)
+                emit.remove_condition(
+                    c.name,
+                    label,
+                    rules=change.rules,
+                    text=Message(
+                        f"{c.name}: {label} が解けた", f"{c.name}: {english(label)} ended"
+                    ),
+                )
         emit.add(
             ev.CLOCK_SET,
             {"minutes": clock + minutes},

@@ -29,6 +29,7 @@ from saikoro.sheets import sheet_from_data
 from saikoro.systems.littleworld import commands as lwcmd
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper, special
+from saikoro.systems.littleworld.english import CURE_EN, english, english_list, with_article
 from saikoro.systems.littleworld.tasks import find_task
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail, roll_summary
@@ -78,39 +79,46 @@ class SpecialSituations:
         self.gm_verbs = {"scenario": self.gm_scenario}
         self.verb_help = {
             "act 行動 [体力|技巧|理知] [目標]": Message(
-                "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心はスキルカードが必要 LW-SPECIAL-01)",
-                "a task check (specialist actions need their skill card)",
+                "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心は、"
+                "鍵開け・忍び足などの別名でもスキルカードが必要 LW-SPECIAL-01)",
+                "a task check (specialist actions, under any of their names, need their "
+                "skill card)",
             ),
             "ride [動物] 目標 · /ride off": Message(
                 "騎乗: 【技巧】判定、騎乗中は攻撃できない (LW-SPECIAL-02)",
-                "ride: 技巧 check; no attack while mounted",
+                "ride: a Skill check; no attack while mounted, no mounting while swimming",
             ),
             "drive 乗り物 目標": Message(
                 "車・バイク: 【技巧】判定で目標値を上回る; 船・飛行機は不可 (LW-SPECIAL-03)",
-                "drive a car or bike (技巧 must exceed the target); no licence vehicles",
+                "drive a car or bike (the Skill check must exceed the target); no ships, "
+                "aircraft or other licence vehicles",
             ),
             "swim [目標] · /swim off": Message(
                 "水泳: カナヅチ不可、潜水限界 体力×30秒、水中では攻撃不可 (LW-SPECIAL-04/05)",
-                "swim: not a カナヅチ; breath limit 体力×30 s; no attack in water",
+                "swim: not for a non-swimmer (Body 1); breath limit Body × 30 s; no attack "
+                "in water",
             ),
             "device 機器 [目標]": Message(
-                "電子機器の操作 (機械オンチ不可 LW-SPECIAL-06)", "operate electronics"
+                "電子機器の操作 (機械オンチ不可 LW-SPECIAL-06)",
+                "operate electronics (not if hopeless with machines: Intellect 1)",
             ),
             "language 言語 [目標]": Message(
-                "特殊言語は【理知】判定 (LW-SPECIAL-07)", "a special language: 理知 check"
+                "特殊言語は【理知】判定 (LW-SPECIAL-07)", "a special language: an Intellect check"
             ),
             "herb 場所 [薬草|解毒草] [目標]": Message(
                 "野草採取 (スカウト・錬金術師・農民、同じ野山は1シナリオ1回 LW-SPECIAL-08)",
-                "gather herbs (スカウト/錬金術師/農民; once per field per scenario)",
+                "gather herbs (skill card スカウト Scout, 錬金術師 Alchemist or 農民 Farmer; "
+                "once per field per scenario)",
             ),
             "hat release|on|off": Message("帽子解放・帽子 (LW-KEEPER-01)", "hat release / hat"),
             "reward 種類 量 [名前] [発見目標]": Message(
                 "管理人の報酬を価値観で支払う (exp|money|item|artifact, LW-KEEPER-02)",
-                "a keeper pays a reward with 価値観",
+                "a keeper pays a reward (exp, money, item, artifact) with Values",
             ),
             "cure 名前 治癒魔法|中和剤|解毒草|病院|教会": Message(
                 "治療: 治癒魔法は全状態異常、中和剤・解毒草は毒、病院・教会は混乱 (LW-COND-01/02/05)",
-                "cure: 治癒魔法 all conditions, 中和剤/解毒草 poison, 病院/教会 confusion",
+                "cure: 治癒魔法 (healing magic) every condition, 中和剤/解毒草 (a neutraliser, "
+                "an antidote herb) poison, 病院/教会 (a hospital, a church) confusion",
             ),
             "gm scenario end": Message(
                 "シナリオ終了: 野草は失われる (LW-SPECIAL-08)", "scenario end: herbs are lost"
@@ -164,8 +172,8 @@ class SpecialSituations:
         result = lwcmd.check_command(command, value, goal, emit.randomizer, self.tracker.cfg(emit))
         over = Message(f", 目標値{target}を上回る", f", must exceed {target}") if exceed else None
         head_ja = f"{name}: {what.ja} ({ability}{over.ja if over else ''})"
-        head_en = f"{name}: {what.en} ({ability}{over.en if over else ''})"
-        english = result.text_en or result.text  # LW commands make their own English
+        head_en = f"{name}: {what.en} ({english(ability)}{over.en if over else ''})"
+        result_en = result.text_en or result.text  # LW commands make their own English
         emit.add(
             ev.ROLL,
             {
@@ -176,7 +184,7 @@ class SpecialSituations:
                 "result": roll_summary(result),
             },
             rules=tuple(dict.fromkeys((*rules, *result.rules))),
-            text=Message(f"{head_ja}{lwcmd.SEP}{result.text}", f"{head_en}{lwcmd.SEP}{english}"),
+            text=Message(f"{head_ja}{lwcmd.SEP}{result.text}", f"{head_en}{lwcmd.SEP}{result_en}"),
         )
         return None if target is None else result.success
 
@@ -203,9 +211,8 @@ class SpecialSituations:
         self._gate(emit, name, gate)
         rules = gate.rules
         if ability is None:
-            ability = self.tracker.cfg(emit).specialist_abilities.get(
-                special.specialist_key(action)
-            )
+            cfg = self.tracker.cfg(emit)
+            ability = cfg.specialist_abilities.get(special.specialist_key(action, cfg))
         if ability is None:
             task = find_task(action)
             if task is None:
@@ -223,23 +230,25 @@ class SpecialSituations:
         if args in (["off"], ["降りる"]):
             if not emit.character(name).fields.get("mounted"):
                 raise fail(f"{name} は騎乗していません", f"{name} is not mounted")
-            emit.set_field(
-                name,
-                "mounted",
-                "",
-                rules=("LW-SPECIAL-02",),
-                text=Message(f"{name} は降りた", f"{name} dismounts"),
-            )
+            self._dismount(emit, name)
             return
         usage = Message("/ride [動物] 目標 · /ride off", "/ride [ANIMAL] TARGET or /ride off")
         rest, target = self._split_target(args)
         if target is None or len(rest) > 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
         animal = rest[0] if rest else "馬"
-        gate = special.riding(animal, in_combat=emit.state.combat is not None, gm_override=emit.gm)
+        swimming = bool(emit.character(name).fields.get("swimming"))
+        gate = special.riding(
+            animal,
+            in_combat=emit.state.combat is not None,
+            swimming=swimming,
+            gm_override=emit.gm,
+        )
         self._gate(emit, name, gate)
-        what = Message(f"騎乗 ({animal})", f"riding ({animal})")
+        what = Message(f"騎乗 ({animal})", f"riding ({english(animal)})")
         if self._check(emit, name, what, "技巧", target, gate.rules):
+            if swimming:  # a GM's ruling: out of the water onto the animal
+                self._leave_water(emit, name)
             emit.set_field(
                 name,
                 "mounted",
@@ -247,9 +256,27 @@ class SpecialSituations:
                 rules=gate.rules,
                 text=Message(
                     f"{name} は{animal}に乗った (騎乗中は戦闘できません)",
-                    f"{name} rides the {animal} (no combat while mounted)",
+                    f"{name} rides the {english(animal)} (no combat while mounted)",
                 ),
             )
+
+    def _dismount(self, emit: Emit, name: str) -> None:
+        emit.set_field(
+            name,
+            "mounted",
+            "",
+            rules=("LW-SPECIAL-02",),
+            text=Message(f"{name} は降りた", f"{name} dismounts"),
+        )
+
+    def _leave_water(self, emit: Emit, name: str) -> None:
+        emit.set_field(
+            name,
+            "swimming",
+            False,
+            rules=("LW-SPECIAL-05",),
+            text=Message(f"{name} は水から上がった", f"{name} leaves the water"),
+        )
 
     # -- LW-SPECIAL-03 ---------------------------------------------------------
     def drive(self, emit: Emit, name: str, args: list[str]) -> None:
@@ -258,9 +285,10 @@ class SpecialSituations:
         rest, target = self._split_target(args)
         if target is None or len(rest) != 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
-        gate = special.vehicle(rest[0], gm_override=emit.gm)
+        cfg = self.tracker.cfg(emit)
+        gate = special.vehicle(rest[0], gm_override=emit.gm, settings=cfg)
         self._gate(emit, name, gate)
-        exceed = self.tracker.cfg(emit).vehicle_must_exceed
+        exceed = cfg.vehicle_must_exceed
         what = Message(f"{rest[0]}の運転", f"driving the {rest[0]}")
         self._check(emit, name, what, "技巧", target, gate.rules, exceed=exceed)
 
@@ -268,14 +296,9 @@ class SpecialSituations:
     def swim(self, emit: Emit, name: str, args: list[str]) -> None:
         """Go into the water (a カナヅチ cannot), show the breath limit, or leave it."""
         if args in (["off"], ["上がる"]):
-            emit.character(name)
-            emit.set_field(
-                name,
-                "swimming",
-                False,
-                rules=("LW-SPECIAL-05",),
-                text=Message(f"{name} は水から上がった", f"{name} leaves the water"),
-            )
+            if not emit.character(name).fields.get("swimming"):
+                raise fail(f"{name} は水中にいません", f"{name} is not in the water")
+            self._leave_water(emit, name)
             return
         usage = Message("/swim [目標] · /swim off", "/swim [TARGET] or /swim off")
         rest, target = self._split_target(args)
@@ -285,10 +308,17 @@ class SpecialSituations:
         sheet = self._sheet(character)
         cfg = self.tracker.cfg(emit)
         body = self.tracker.real_ability(character, "体力")
+        mounted = character.fields.get("mounted")
         gate = special.swimming(
-            body, kanazuchi_opt_in=sheet.kanazuchi_opt_in, gm_override=emit.gm, settings=cfg
+            body,
+            kanazuchi_opt_in=sheet.kanazuchi_opt_in,
+            mounted=bool(mounted),
+            gm_override=emit.gm,
+            settings=cfg,
         )
         self._gate(emit, name, gate)
+        if mounted:  # a GM's ruling: off the animal into the water
+            self._dismount(emit, name)
         limit = special.breath_limit_seconds(self.tracker.ability(character, "体力"), cfg)
         emit.set_field(
             name,
@@ -381,8 +411,8 @@ class SpecialSituations:
                 rules=attempt.rules,
                 text=Message(
                     f"{name} は{attempt.herb}を入手 (この世界から持ち出せず、シナリオ終了時に失う)",
-                    f"{name} gets {attempt.herb} (cannot leave this world; lost at the "
-                    "end of the scenario)",
+                    f"{name} gets {with_article(attempt.herb)} (cannot leave this world; lost "
+                    "at the end of the scenario)",
                 ),
             )
 
@@ -414,7 +444,7 @@ class SpecialSituations:
                 rules=("LW-SPECIAL-08",),
                 text=Message(
                     f"{character.name} の{'・'.join(lost)}は失われた",
-                    f"{character.name} loses {', '.join(lost)}",
+                    f"{character.name} loses {english_list(lost)}",
                 ),
             )
         emit.add(
@@ -438,7 +468,7 @@ class SpecialSituations:
             if how not in self._sheet(healer).skill_cards and not emit.gm:
                 raise fail(
                     f"{name} はスキルカード「治癒魔法」を持っていません",
-                    f"{name} has no skill card 治癒魔法",
+                    f"{name} has no skill card 治癒魔法 (healing magic)",
                 )
             if not self.tracker.caps(emit, healer).can_use_skill_cards:
                 raise fail(f"{name} はいまスキルカードを使えません", f"{name} cannot use cards now")
@@ -447,30 +477,33 @@ class SpecialSituations:
         before = rule_conditions(patient)
         after, rules = lwc.cure(before, how)  # type: ignore[arg-type]
         gone = [
-            label
-            for label, was, now in (
-                ("毒", before.poison, after.poison),
-                ("麻痺", before.paralysis, after.paralysis),
-                ("睡眠", before.sleep, after.sleep),
-                (self.tracker.cfg(emit).confusion_label, before.confusion, after.confusion),
+            (label, english(key))
+            for label, key, was, now in (
+                ("毒", "毒", before.poison, after.poison),
+                ("麻痺", "麻痺", before.paralysis, after.paralysis),
+                ("睡眠", "睡眠", before.sleep, after.sleep),
+                (self.tracker.cfg(emit).confusion_label, "混乱", before.confusion, after.confusion),
             )
             if was and not now
         ]
         if not gone:
             raise fail(
                 f"{target} には{how}で治る状態異常がありません",
-                f"{target} has no condition {how} cures",
+                f"{target} has no condition {CURE_EN[how]} cures",
             )
         herbs = list(healer.fields.get("herbs") or [])
         if how == "解毒草" and how in herbs:
             herbs.remove(how)
             emit.set_field(name, "herbs", herbs, rules=("LW-SPECIAL-08",))
-        for label in gone:
+        for label, label_en in gone:
             emit.remove_condition(
                 target,
                 label,
                 rules=rules,
-                text=Message(f"{target}: {how}で{label}が治った", f"{target}: {how} cures {label}"),
+                text=Message(
+                    f"{target}: {how}で{label}が治った",
+                    f"{target}: {CURE_EN[how]} cures {label_en}",
+                ),
             )
 
     # -- LW-KEEPER-01/02 -------------------------------------------------------
@@ -540,8 +573,8 @@ class SpecialSituations:
             note=Message(
                 f"{name}: 報酬 {args[0]} {amount}{' ' + label if label else ''} "
                 f"= 価値観{cost.cost}% ({cost.base}%{off}) 価値観 {value} → {plan.balance_after}",
-                f"{name}: reward {args[0]} {amount}{' ' + label if label else ''} "
-                f"costs {cost.cost}% 価値観 ({value} → {plan.balance_after})",
+                f"{name}: reward {REWARD_KINDS[args[0]]} {amount}{' ' + label if label else ''} "
+                f"costs {cost.cost}% of Values ({value} → {plan.balance_after})",
             ),
         )
 

@@ -117,7 +117,7 @@ def reorder_tied_pcs(
         raise TurnOrderError(
             Message(
                 "並べ替えられるのは【技巧】が同じPC同士だけです",
-                "only PCs with the same 技巧 can be reordered among themselves",
+                "only PCs with the same Skill can be reordered among themselves",
             )
         )
     new_pc_order = [cid for cid in pc_order if cid not in group] + list(group)

@@ -33,18 +33,18 @@ _GROW_SPLIT = re.compile(r"^([^\d,\[\]<>=]*)(\d+)$")
 ATTACK_TEXTS: dict[str, Message] = {
     "critical": Message("クリティカルヒット！ 命中", "Critical hit!"),
     "hit": Message("命中", "hit"),
-    "armour": Message("失敗（アーマークラスに防がれた）", "Failure (stopped by armour class)"),
-    "miss": Message("失敗（外れ）", "Failure (miss)"),
-    "out_of_range": Message("失敗（射程外）", "Failure (out of range)"),
+    "armour": Message("失敗(アーマークラスに防がれた)", "Failure (stopped by armour class)"),
+    "miss": Message("失敗(外れ)", "Failure (miss)"),
+    "out_of_range": Message("失敗(射程外)", "Failure (out of range)"),
 }
 _ACTIVATED = Message("発動 ＞ ", "activated ＞ ")
 SPELL_TEXTS: dict[str, Message] = {
-    "not_activated": Message("発動失敗（詠唱継続）", "Not activated (still chanting)"),
+    "not_activated": Message("発動失敗(詠唱継続)", "Not activated (still chanting)"),
     "activated": Message("発動", "activated"),
     "charm_override": _ACTIVATED
     + Message("魅力以下：抵抗を無視して効果発揮", "roll <= charm: takes effect whatever the RC"),
     "resisted": _ACTIVATED
-    + Message("失敗（レジストクラスに抵抗された）", "Failure (resisted by resist class)"),
+    + Message("失敗(レジストクラスに抵抗された)", "Failure (resisted by resist class)"),
     "took_effect": _ACTIVATED + Message("効果発揮", "takes effect"),
 }
 #: The Japanese words (as BCDice prints them).

@@ -96,18 +96,31 @@ def step(
 
 
 def check_melee_reach(
-    metres: int | None, target: str, settings: UnmeiSettings = DEFAULT_SETTINGS
+    metres: int | None,
+    target: str,
+    settings: UnmeiSettings = DEFAULT_SETTINGS,
+    *,
+    moved: bool = False,
 ) -> None:
-    """UM-RANGE-01/UM-MELEE-01: a melee target must be within reach (1 m); move first."""
+    """UM-RANGE-01/UM-MELEE-01: a melee target must be within reach (1 m); move first
+    (``moved``: the attacker already moved this turn, so the move is spent)."""
     if metres is None or not settings.distance_checks or metres <= settings.melee_reach_m:
         return
     reach = settings.melee_reach_m
+    hint = (
+        Message(
+            f"この手番の移動はもう使いました: 次の手番に /move 3 {target}",
+            f"this turn's move is spent: /move 3 {target} next turn",
+        )
+        if moved
+        else Message(f"まず移動: /move 3 {target}", f"move first: /move 3 {target}")
+    )
     raise UnmeiRuleError(
         Message(
             f"{target} まで {metres} m: 白兵攻撃は {reach} m 以内の相手だけです "
-            f"(まず移動: /move 3 {target}) [UM-RANGE-01]",
+            f"({hint.ja}) [UM-RANGE-01]",
             f"{target} is {metres} m away: a melee attack reaches {reach} m "
-            f"(move first: /move 3 {target}) [UM-RANGE-01]",
+            f"({hint.en}) [UM-RANGE-01]",
         ),
         reason="out of reach",
     )

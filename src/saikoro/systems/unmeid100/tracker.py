@@ -42,6 +42,14 @@ from saikoro.table.tracker import Tracker
 
 S = DEFAULT_SETTINGS
 DOWN_LABELS = (um.LifeState.UNCONSCIOUS.value, um.LifeState.DEAD.value)
+#: The conditions the rules of 運命判定d100 give (their English names): the dying check's
+#: 気絶 / 死亡 (UM-FATE-04), full defence (UM-DEFEND-01) and the 5 m move (UM-MOVE-01).
+CONDITION_NAMES: dict[str, str] = {
+    um.LifeState.UNCONSCIOUS.value: "unconscious",
+    um.LifeState.DEAD.value: "dead",
+    "防御専念": "full defence",
+    "5m移動": "5 m move",
+}
 MOVES = {"3": "attack", "1": "act", "5": "run"}
 
 
@@ -102,6 +110,17 @@ class UnmeiTracker(Tracker):
         "アーマークラス": "AC",
         "レジストクラス": "RC",
     }
+    line_example: ClassVar[str] = "1D100<={戦闘}"
+    #: The sheet's English field names (``/gm set NAME level 5``).
+    english_labels: ClassVar[dict[str, str]] = {
+        "level": "レベル",
+        "combat": "戦闘",
+        "thief": "盗賊",
+        "magic": "魔術",
+        "ac": "AC",
+        "rc": "RC",
+        "action_points": "行動力",
+    }
 
     def __init__(self) -> None:
         self.verbs = {
@@ -114,6 +133,8 @@ class UnmeiTracker(Tracker):
             "move": self.move,
             "fate": self.fate,
             "switch": self.switch,
+            "mount": lambda emit, actor, args: self.mount(emit, actor, args, True),
+            "dismount": lambda emit, actor, args: self.mount(emit, actor, args, False),
             "levelup": lambda emit, actor, args: levelup(self, emit, actor, args),
         }
         self.off_turn_verbs = {"fate"}
@@ -142,6 +163,11 @@ class UnmeiTracker(Tracker):
                 "UM-SWITCH-01/UM-EQUIP-01",
                 "switch equipment (a turn; shield: drop it for two hands, no turn)",
             ),
+            "mount": Message(
+                "騎乗する (移動距離×2 UM-MOVE-01; 手番は使わない)",
+                "get on a mount (moves ×2, UM-MOVE-01; takes no turn)",
+            ),
+            "dismount": Message("騎乗をやめる (手番は使わない)", "get off the mount (no turn)"),
             "levelup 名前 [能力値]": Message(
                 "レベルアップ: 成長判定 (能力値が上がらなければ選んだ1つ+1) UM-LEVEL-05",
                 "level up: growth rolls (none rose: raise the one picked) UM-LEVEL-05",
@@ -149,12 +175,33 @@ class UnmeiTracker(Tracker):
             "fate success|half|cancel|reroll": Message(
                 "運命判定 (UM-FATE-01/02)", "fate check + rescue"
             ),
+            "gm dying 名前 気絶|死亡|none": Message(
+                "HP 0以下の結果を GM が決める (UM-FATE-04: どれだけ差し迫るかは GM 次第)",
+                "the GM rules the outcome of HP <= 0 (UM-FATE-04: how soon is the GM's call)",
+            ),
+            "gm fate reset": Message(
+                "運命判定の回数を全員回復 (セッション開始、UM-FATE-01)",
+                "refill everyone's fate uses (a new session, UM-FATE-01)",
+            ),
+            "gm place 名前 位置m|none": Message(
+                "キャラクターを一直線上の位置に置く (UM-RANGE-01)",
+                "put a character on the track (UM-RANGE-01)",
+            ),
+            "gm hold 名前 [武器…] [shield]": Message(
+                "手に持っているものを決める (UM-EQUIP-01)",
+                "rule what a character holds (UM-EQUIP-01)",
+            ),
+            "gm cond 名前 状態": Message(
+                "効果を GM が決める状態異常 (呪文など、UM-TABLE-05)",
+                "a condition whose effect the GM rules (a spell's, UM-TABLE-05)",
+            ),
         }
         self.gm_verbs = {
             "dying": self.gm_dying,
             "fate": self.gm_fate_reset,
             "place": self.gm_place,
             "hold": self.gm_hold,
+            "cond": self.gm_cond,
         }
 
     # -- characters --------------------------------------------------------
@@ -174,6 +221,7 @@ class UnmeiTracker(Tracker):
             "held": list(held.weapons),
             "shield": held.shield,
             "pos": None,
+            "mounted": bool(getattr(sheet, "mounted", False)),
         }
 
     def base_references(self, character: Character) -> dict[str, int]:
@@ -286,7 +334,7 @@ class UnmeiTracker(Tracker):
             action_points=_value(character, refs, "行動力"),
             ac=_value(character, refs, "AC"),
             rc=_value(character, refs, "RC"),
-            mounted=bool(character.sheet.get("mounted", False)),
+            mounted=bool(character.fields.get("mounted", character.sheet.get("mounted", False))),
             own_turn=character.own_turns,
             chant=um.Chant(chant["spell"], chant["since_own_turn"]) if chant else None,
             aim=int(character.fields.get("aim", 0)),
@@ -334,7 +382,8 @@ class UnmeiTracker(Tracker):
                     ),
                     text=Message(
                         f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+}, 次の手番まで)",
-                        f"{name}: {m.source} (AC{m.ac:+} RC{m.rc:+} until next turn)",
+                        f"{name}: {self.condition_name(m.source).en} "
+                        f"(AC{m.ac:+} RC{m.rc:+} until next turn)",
                     ),
                 )
 
@@ -380,7 +429,7 @@ class UnmeiTracker(Tracker):
             text=Message(
                 f"戦闘開始: ラウンド1 (提示順: {' → '.join(state.order)}; 手番は行動力の回数)",
                 "combat starts: round 1 (offered order: "
-                f"{' → '.join(state.order)}; turns = 行動力)",
+                f"{' → '.join(state.order)}; turns = action points)",
             ),
         )
         self.advance(emit, None)
@@ -420,9 +469,25 @@ class UnmeiTracker(Tracker):
         kept = {m.source for m in after.modifiers}
         for c in character.conditions:
             if c.mods and c.label not in kept:
-                emit.remove_condition(name, c.label, rules=(c.rules[0],) if c.rules else ())
+                shown = self.condition_name(c.label)
+                emit.remove_condition(
+                    name,
+                    c.label,
+                    rules=(c.rules[0],) if c.rules else (),
+                    text=Message(f"{name}: {shown.ja} が解けた", f"{name}: {shown.en} ended"),
+                )
 
     # -- action bookkeeping --------------------------------------------------
+    def _moved_this_turn(self, emit: Emit, character: Character) -> bool:
+        """Has the character moved in the turn being played (``/move 3`` or ``/move 1``)?"""
+        used: list[Any] = character.fields.get("_used") or []
+        return (
+            emit.state.combat is not None
+            and len(used) == 3
+            and used[:2] == self.turn_key(emit, character.name)
+            and used[2] in ("attack", "act")
+        )
+
     def _use_turn(self, emit: Emit, name: str, kind: str, follow: str = "done") -> None:
         """One action per turn; /move 3 leaves a melee, /move 1 another action (UM-MOVE-01)."""
         character = emit.character(name)
@@ -535,7 +600,12 @@ class UnmeiTracker(Tracker):
             args[1] if len(args) > 1 else None,
             self.cfg(emit),
         )
-        dist.check_melee_reach(_distance(emit, name, target.name), target.name, self.cfg(emit))
+        dist.check_melee_reach(
+            _distance(emit, name, target.name),
+            target.name,
+            self.cfg(emit),
+            moved=self._moved_this_turn(emit, attacker),
+        )
         self._use_turn(emit, name, "melee")
         refs = self.references(attacker)
         before = self.combatant(attacker)
@@ -829,6 +899,30 @@ class UnmeiTracker(Tracker):
             ),
         )
 
+    def mount(self, emit: Emit, name: str, args: list[str], on: bool) -> None:
+        """``/mount`` · ``/dismount``: the character gets on or off a mount; mounted, every
+        move goes twice as far (UM-MOVE-01). *default*: it takes no turn (the seed is silent);
+        the GM may rule it with ``/gm set NAME mounted on|off``."""
+        verb = "mount" if on else "dismount"
+        if args:
+            raise fail(f"/{verb} です (引数なし)", f"use /{verb} (no arguments)")
+        character = emit.character(name)
+        if bool(self.combatant(character).mounted) == on:
+            raise fail(
+                f"{name} はすでに{'騎乗しています' if on else '騎乗していません'}",
+                f"{name} is {'already' if on else 'not'} mounted",
+            )
+        emit.set_field(
+            name,
+            "mounted",
+            on,
+            rules=("UM-MOVE-01",),
+            text=Message(
+                f"{name}: {'騎乗 (移動距離×2)' if on else '下馬 (移動距離は通常)'}",
+                f"{name}: {'mounted (moves ×2)' if on else 'dismounted (normal moves)'}",
+            ),
+        )
+
     # -- fate ----------------------------------------------------------------
     def fate(self, emit: Emit, name: str, args: list[str]) -> None:
         effects = {
@@ -993,7 +1087,8 @@ class UnmeiTracker(Tracker):
                 args[0],
                 Condition(label=args[1], rules=["UM-FATE-04"]),
                 text=Message(
-                    f"GM裁定: {args[0]} は{args[1]}", f"GM ruling: {args[0]} is {args[1]}"
+                    f"GM裁定: {args[0]} は{args[1]}",
+                    f"GM ruling: {args[0]} is {self.condition_name(args[1]).en}",
                 ),
             )
 
@@ -1064,9 +1159,66 @@ class UnmeiTracker(Tracker):
             ),
         )
 
+    def condition_name(self, label: str) -> Message:
+        return Message(label, CONDITION_NAMES.get(label, label))
+
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
+        """``/cond add NAME LABEL``: only the conditions the rules give, with what they do
+        (気絶/死亡: no turns, UM-FATE-04; 防御専念 AC/RC +20 and 5m移動 AC/RC −20 until the
+        next own turn). Another system's condition (毒 …) is refused; a condition whose effect
+        the GM rules (a spell's) is ``/gm cond NAME LABEL``."""
+        made = self.rule_condition(emit.character(name), label)
+        if made is None:
+            known = "、".join(CONDITION_NAMES)
+            raise fail(
+                f"運命判定d100 に状態異常「{label}」のルールはありません "
+                f"(ルールのある状態異常: {known}; 効果を GM が決める状態異常は /gm cond 名前 {label})",
+                f"UnmeiD100 has no rule for the condition {label!r} "
+                f"(conditions with rules: {', '.join(f'{j} ({e})' for j, e in CONDITION_NAMES.items())}; "
+                f"one whose effect the GM rules: /gm cond NAME {label})",
+                "unknown condition",
+            )
+        if level:
+            raise fail(
+                f"{label} にレベルはありません", f"{label} has no level", "bad condition level"
+            )
         emit.set_field(name, "_last_condition", label)
-        return Condition(label=label, level=level)
+        return made
+
+    def rule_condition(self, character: Character, label: str) -> Condition | None:
+        """The condition ``label`` as the rules give it, or None when they give none."""
+        if label in DOWN_LABELS:
+            return Condition(label=label, rules=["UM-FATE-04"])
+        change = {"防御専念": (um.FULL_DEFENCE_BONUS, "UM-DEFEND-01")}.get(
+            label, (-um.MOVE_PENALTY, "UM-MOVE-01") if label == "5m移動" else None
+        )
+        if change is None:
+            return None
+        amount, rule = change
+        return Condition(
+            label=label,
+            ends_at_own_turn=character.own_turns + 1,
+            mods={"AC": amount, "RC": amount},
+            rules=[rule],
+        )
+
+    def gm_cond(self, emit: Emit, args: list[str]) -> None:
+        """``/gm cond NAME LABEL``: a condition whose effect the GM rules (a spell's); the
+        table keeps it and ``/fate cancel`` can nullify it (UM-FATE-02 c)."""
+        if len(args) != 2:
+            raise fail("/gm cond 名前 状態異常 です", "use /gm cond NAME CONDITION")
+        name, label = args
+        if emit.character(name).condition(label) is not None:
+            raise fail(f"{name} はすでに {label} です", f"{name} is already {label}")
+        emit.set_field(name, "_last_condition", label)
+        emit.add_condition(
+            name,
+            self.rule_condition(emit.character(name), label) or Condition(label=label),
+            text=Message(
+                f"GM裁定: {name} は {label} (効果は GM が決める)",
+                f"GM ruling: {name} is {self.condition_name(label).en} (its effect is the GM's)",
+            ),
+        )
 
 
 def _move_target(
