@@ -13,7 +13,7 @@ from saikoro.dice.randomizer import ScriptedSource
 from saikoro.store import open_store
 from saikoro.table.session import TableSession
 
-from .helpers import SHEETS
+from .helpers import SHEETS, PlayedRoom
 
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
@@ -90,21 +90,21 @@ def test_the_old_confusion_label_is_a_plain_label_after_renaming(room) -> None:
 
 
 @pytest.mark.rule("LW-CHECK-03", via="table")
-def test_house_rules_reach_typed_commands(room) -> None:
+def test_house_rules_reach_typed_commands(tmp_path) -> None:
     """``/gm setting critical_sixes 3`` then ``LW3>=4`` with 6,6: no critical (it was one:
     the room's settings reached /attack but not typed commands)."""
-    s = room("LittleWorld")
-    assert "クリティカル" in run(s, "LW3>=4", [(6, 6), (6, 6)]).text("ja")
-    s.run("/gm setting critical_sixes 3")
-    out = run(s, "LW3>=4", [(6, 6), (6, 6)])
-    assert out.text("ja") == "GM: (LW3>=4) ＞ 12[6,6]+3 ＞ 15 ＞ 成功(難易度:易しい)"
-    assert out.events[0].data["result"]["critical"] is False
-    attack = run(s, "LWA3-2", [(6, 6), (6, 6), (3, 6), (4, 6)])
-    assert "クリティカル" not in attack.text("ja")
-    generic = run(s, "2D6>=4", [(6, 6), (6, 6)])  # LW-CHECK-03 on generic sums too
-    assert "クリティカル" not in generic.text("ja")
-    s.run("/gm setting critical_sixes default")
-    assert "クリティカル" in run(s, "LW3>=4", [(6, 6), (6, 6)]).text("ja")
+    gm = PlayedRoom(str(tmp_path / "t.db"), "LittleWorld")
+    sixes = ["6/6", "6/6"]
+    assert "クリティカル" in gm.play(["LW3>=4"], sixes)[0]["text"]
+    gm.play(["/gm setting critical_sixes 3"])
+    out = gm.play(["LW3>=4"], sixes)
+    assert out[0]["text"] == "GM: (LW3>=4) ＞ 12[6,6]+3 ＞ 15 ＞ 成功(難易度:易しい)"
+    attack = gm.play(["LWA3-2"], [*sixes, "3/6", "4/6"])
+    assert "クリティカル" not in attack[0]["text"]
+    generic = gm.play(["2D6>=4"], sixes)  # LW-CHECK-03 on generic sums too
+    assert "クリティカル" not in generic[0]["text"]
+    gm.play(["/gm setting critical_sixes default"])
+    assert "クリティカル" in gm.play(["LW3>=4"], sixes)[0]["text"]
 
 
 @pytest.mark.rule("LW-CHECK-03", via="cli")
