@@ -185,7 +185,10 @@ def test_gm_setting_lists_explains_and_finds_settings_in_littleworld(tmp_path: P
     assert [o["ok"] for o in out[:6]] == [True, True, True, False, False, False]
     assert "GM裁定: 設定 night_minutes = 600" in out[0]["text"]
     listing = out[1]["text"].splitlines()
-    assert len([row for row in listing if " = " in row]) == 38  # every setting, one line each
+    from saikoro.systems.littleworld.settings import LittleWorldSettings
+
+    every = len(LittleWorldSettings.model_fields)
+    assert len([row for row in listing if " = " in row]) == every  # every setting, one line each
     assert (
         "night_minutes = 600 *  (既定: 480) 一晩の休息 (/gm rest) の長さ (分)。すべて安静状態"
         in (listing)
