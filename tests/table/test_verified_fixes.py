@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from saikoro.systems.littleworld.settings import LittleWorldSettings
-
 from .helpers import SHEETS, by_name, final_state, play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "littleworld"
@@ -187,8 +185,10 @@ def test_gm_setting_lists_explains_and_finds_settings_in_littleworld(tmp_path: P
     assert [o["ok"] for o in out[:6]] == [True, True, True, False, False, False]
     assert "GM裁定: 設定 night_minutes = 600" in out[0]["text"]
     listing = out[1]["text"].splitlines()
-    settings = [row for row in listing if " = " in row]
-    assert len(settings) == len(LittleWorldSettings.model_fields)  # every setting, one line each
+    from saikoro.systems.littleworld.settings import LittleWorldSettings
+
+    every = len(LittleWorldSettings.model_fields)
+    assert len([row for row in listing if " = " in row]) == every  # every setting, one line each
     assert (
         "night_minutes = 600 *  (既定: 480) 一晩の休息 (/gm rest) の長さ (分)。すべて安静状態"
         in (listing)

@@ -359,7 +359,7 @@ class RoomView {
       input.value = this.history[this.historyAt] ?? '';
     };
     $('#speaker').onchange = () => this.loadPalette();
-    $('#undo').onclick = () => this.send('/undo');
+    $('#undo').onclick = () => this.send('/undo mine');
     for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
     $('#download-log').onclick = async () => {
       let blob;
