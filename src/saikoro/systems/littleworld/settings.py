@@ -269,6 +269,9 @@ class LittleWorldSettings(BaseModel):
     )
     specialist_names: dict[str, list[str]] = Field(
         default_factory=lambda: {k: list(v) for k, v in DEFAULT_SPECIALIST_NAMES.items()},
+        json_schema_extra={
+            "ja": "専門行動の別名 (鍵開け → 開錠、忍び足 → 足音を立てない歩行 など)"
+        },
         description="LW-SPECIAL-01: specialist action → other names players type for it "
         "(synonyms, 鍵開け for 開錠, 忍び足 for 足音を立てない歩行, 落とし穴 for 罠設置); "
         "matched whole, full-/half-width and case folded, a trailing する dropped.",
