@@ -302,12 +302,14 @@ class LittleWorldSettings(BaseModel):
     )
     licence_vehicles: tuple[str, ...] = Field(
         default=DEFAULT_LICENCE_VEHICLES,
+        json_schema_extra={"ja": "特殊な免許が要る乗り物 (船・飛行機など): PC は操縦できない"},
         description="LW-SPECIAL-03: vehicles that need a special licence (ships, boats, "
         "aircraft, …): PCs cannot operate them. A name matches an entry it equals or ends "
         "with (entries of two or more characters: 大型ボート, 戦闘ヘリ).",
     )
     check_vehicles: tuple[str, ...] = Field(
         default=DEFAULT_CHECK_VEHICLES,
+        json_schema_extra={"ja": "技巧判定で運転できる乗り物 (車・バイク)。それ以外は GM が決める"},
         description="LW-SPECIAL-03: cars and bikes, driven with a 技巧 check (matched as "
         "licence_vehicles); any other vehicle is the GM's call.",
     )
