@@ -323,3 +323,16 @@ def test_play_without_a_token_is_refused_on_a_shared_room(shared):
         assert result.exit_code == 2 and out[0]["reason"] == "forbidden", (extra, out)
         assert "--token" in out[0]["ja"] and "--token" in out[0]["en"]
     assert version(db) == before
+
+
+def test_a_link_issued_for_a_name_in_another_case_owns_the_character(shared):
+    """`room issue --character ぼぶ`-style spellings are read as the room's character."""
+    db, made, _, _ = shared
+    gm = ("--token", made["gm_token"])
+    assert play(db, [f"/char add {_sheet_file(Path(db).parent, 'Gin')}"], *gm)[0].exit_code == 0
+    issued = cli("room", "issue", "--db", db, "--room", "卓", "--role", "player",
+                 "--character", "gin", "--json")  # fmt: skip
+    assert issued.exit_code == 0, issued.output
+    token = json.loads(issued.stdout)["token"]
+    result, out = play(db, [":HP-1"], "--token", token)
+    assert result.exit_code == 0 and "Gin" in out[0]["text"], out

@@ -287,6 +287,9 @@ def issue(
             "役割は gm / invite / spectator / player (キャラクター名つき) です",
             "the role is gm, invite, spectator or player (with a character's name)",
         )
+    if character is not None:  # the room's spelling: a link owns its character exactly
+        present = TableSession.open(store, room, allow_files=False).state.characters
+        character = find_name(character, present) or character
     return store.links.create(room, role, character)
 
 
