@@ -83,6 +83,24 @@ def test_the_pieces_own_palette_comes_first_with_its_chances(server: Server) -> 
     assert items["よろしく"]["chance"] is None and items["よろしく"]["edit"] is False
 
 
+def test_a_palette_of_costly_lines_is_answered_within_its_budget(server: Server) -> None:
+    """A player writes their own palette: 20 lines of odds that each cost ≈2 s took 40 s;
+    the whole palette now has one time budget, and saikoro's own lines keep their chances."""
+    import time
+
+    piece = json.loads(ccfolia("ミナ", 14, {"体力": 5, "技巧": 4, "理知": 2}))
+    piece["data"]["commands"] = "\n".join(f"100D6>={300 + i} 攻撃{i}" for i in range(20))
+    room = create_room(server.base, "LittleWorld")
+    mina = room.join(json.dumps(piece, ensure_ascii=False))
+    started = time.monotonic()
+    items = _items(mina, "ミナ")
+    took = time.monotonic() - started
+    assert took < 3.0 + 2.0 + 2.0, took  # the budget, one line's odds past it, slack
+    assert items["LW{体力} 【体力】判定"]["own"] is False
+    assert any(item["chance"] is not None for item in items.values() if not item["own"])
+    assert sum(item["own"] for item in items.values()) == 20
+
+
 @pytest.mark.rule("LW-CHECK-03")
 def test_lines_asking_for_a_value_are_edited_first_and_chances_follow_house_rules(
     server: Server,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import unicodedata
 from functools import lru_cache
 from typing import Any
@@ -43,6 +44,11 @@ router = APIRouter()
 #: Time budget of one line's odds, as `saikoro odds` (exact for every palette line of both systems:
 #: the exact methods give way to Monte Carlo only past half of it).
 ODDS_SECONDS = 2.0
+#: Time budget of all the chances of one palette: a player's own palette lines are theirs to
+#: write (20 lines of `100D6>=N` took 40 s before), so lines past it get no chance.
+PALETTE_SECONDS = 3.0
+#: Own palette lines shown at most (an imported piece may bring any number).
+OWN_LINES_MAX = 100
 #: A palette note asking for the opponent's value: 「X を相手の体力に」「0 を相手の AC に」.
 ASKS_FOR_VALUE = re.compile(r"([^\s(（]+) を相手の")
 #: The sheet note an imported piece's own chat palette is kept in (and "… (2)", …).
@@ -50,12 +56,12 @@ PALETTE_NOTE = "チャットパレット"
 
 
 @lru_cache(maxsize=4096)
-def _chance(system: str, command: str, settings_key: str) -> float | None:
+def _chance(system: str, command: str, settings_key: str, seconds: float) -> float | None:
     from saikoro.odds import odds
 
     settings = json.loads(settings_key) or None
     try:
-        result = odds(command, system, seconds=ODDS_SECONDS, settings=settings)
+        result = odds(command, system, seconds=seconds, settings=settings)
     except SaikoroError:
         return None
     if abs(float(result.success + result.failure) - 1) > 1e-9:
@@ -64,14 +70,15 @@ def _chance(system: str, command: str, settings_key: str) -> float | None:
 
 
 def chance_of_success(
-    system: str, command: str, settings: dict[str, Any] | None = None
+    system: str, command: str, settings: dict[str, Any] | None = None, seconds: float = ODDS_SECONDS
 ) -> float | None:
     """The chance ``command`` succeeds under the house rules ``settings``, or None when not
     every outcome is a success or a failure (a check without a target: only its criticals
     and fumbles say one) or when it rolls several checks at once."""
     if _without_chance(system, command):
         return None
-    return _chance(system, command, json.dumps(settings or {}, sort_keys=True, ensure_ascii=False))
+    key = json.dumps(settings or {}, sort_keys=True, ensure_ascii=False)
+    return _chance(system, command, key, round(seconds, 1))
 
 
 def _without_chance(system: str, command: str) -> bool:
@@ -113,8 +120,10 @@ def _item(
     asked: dict[str, str],
     *,
     own: bool,
+    deadline: float,
 ) -> dict[str, Any]:
-    """One palette line; its chance under ``settings`` (None: not computed)."""
+    """One palette line; its chance under ``settings`` (None: not computed, or the
+    palette's time budget, ending at ``deadline``, is spent)."""
     from saikoro.table.dispatch import substitute
 
     command, _, label = line.partition(" ")
@@ -127,8 +136,9 @@ def _item(
     select = _value_to_type(resolved, value) if resolved and value else None
     edit = resolved is None or value is not None
     chance = None
-    if settings is not None and resolved and not edit:
-        chance = chance_of_success(system, resolved, settings)
+    left = min(ODDS_SECONDS, deadline - time.monotonic())
+    if settings is not None and resolved and not edit and left >= 0.1:
+        chance = chance_of_success(system, resolved, settings, left)
     return {
         "line": line,
         "label": label or command,
@@ -178,14 +188,20 @@ def palette_items(
     generated = lines[lines.index(SAIKORO_HEADER) + 1 :] if SAIKORO_HEADER in lines else lines
     refs = tracker_for(system).references(character)
     odds_settings = settings if chances else None
-    mine = own_palette_lines(character, lines)
+    mine = own_palette_lines(character, lines)[:OWN_LINES_MAX]
     asked = _asked_values(generated) | _asked_values(mine)
-    own = [_item(line, system, refs, odds_settings, asked, own=True) for line in mine]
-    return own + [
-        _item(line, system, refs, odds_settings, asked, own=False)
+    deadline = time.monotonic() + PALETTE_SECONDS
+    # saikoro's own lines first, so the budget always reaches them; shown after the player's
+    ours = [
+        _item(line, system, refs, odds_settings, asked, own=False, deadline=deadline)
         for line in generated
         if not line.startswith("//")
     ]
+    own = [
+        _item(line, system, refs, odds_settings, asked, own=True, deadline=deadline)
+        for line in mine
+    ]
+    return own + ours
 
 
 @router.get("/api/rooms/{room:path}/palette")
