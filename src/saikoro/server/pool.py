@@ -11,8 +11,11 @@ ready in milliseconds) and gives each job to an idle one:
   job waiting longer than ``queue_timeout`` gets ``503 busy``.
 - **Cheap work first**: each client's recent cost per job is followed (an exponential
   average of the CPU time its jobs took in the worker; an abandoned job counts its
-  whole deadline), and so is each command's last cost. Waiting jobs are served cheap
-  first; cheap jobs may also use the ``light_workers`` kept for them, while a job
+  whole deadline), and so is each command's last cost. A waiting job's turn comes at
+  its arrival plus ``cost_delay`` times its client's average (the default 5: a client
+  whose jobs average 2 ms waits 10 ms longer than a fresh one, one whose jobs hit a 5 s
+  deadline 25 s), so cheap work goes first and no client is starved by a stream of
+  cheaper jobs; cheap jobs may also use the ``light_workers`` kept for them, while a job
   predicted expensive — its client's jobs are, the same command was, or it looks so
   (:func:`saikoro.server.jobs.looks_expensive`: long, or repetitions × its largest
   number over 1000, as ``x100 100B66``) — runs on the other ``workers`` only. So one
@@ -79,6 +82,7 @@ class PoolLimits:
     per_client_waiting: int = 64  # a bot behind one address may send many at once
     queue_timeout: float = 10.0  # seconds a job may wait for a worker
     heavy_seconds: float = 0.02  # a client whose jobs average more is "heavy"
+    cost_delay: float = 5.0  # seconds of a job's turn per second of its client's average cost
 
 
 class RollTimeoutError(SaikoroError):
@@ -254,7 +258,7 @@ class _Client:
 class _Waiter:
     client: str
     future: asyncio.Future[_Worker]
-    order: int
+    turn: tuple[float, int]  # when it is served: arrival plus its client's cost delay; order
     heavy: bool  # predicted expensive: heavy workers only
 
 
@@ -397,12 +401,8 @@ class RollPool:
             self._known.popitem(last=False)
 
     def _dispatch(self) -> None:
-        """Give idle workers to waiting jobs: cheap jobs first, then in arrival order."""
-        if not self._waiting:
-            return
-        clients = self._clients
-        waiting = sorted(self._waiting, key=lambda w: (w.heavy, clients[w.client].cost, w.order))
-        for waiter in waiting:
+        """Give idle workers to waiting jobs in the order of their turns."""
+        for waiter in sorted(self._waiting, key=lambda w: w.turn):
             if not (self._idle["heavy"] or self._idle["light"]):
                 return
             client = self._clients[waiter.client]
@@ -427,7 +427,8 @@ class RollPool:
     async def _turn(self, key: str, client: _Client, heavy: bool) -> _Worker | None:
         """Wait for a worker; None when none came within the queue timeout."""
         loop = asyncio.get_running_loop()
-        waiter = _Waiter(key, loop.create_future(), next(self._order), heavy)
+        turn = time.monotonic() + self.limits.cost_delay * client.cost, next(self._order)
+        waiter = _Waiter(key, loop.create_future(), turn, heavy)
         client.waiting += 1
         self._waiting.append(waiter)
         self._dispatch()
