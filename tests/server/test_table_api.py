@@ -125,7 +125,10 @@ def test_a_room_named_with_a_slash_works_through_every_route(server: Server, nam
 
 @pytest.mark.parametrize(
     ("name", "says"),
-    [("   ", "empty"), ("\u3000", "empty"), ("a\nb", "control"), ("a\tb", "control"), ("..", "..")],
+    [
+        *[("   ", "empty"), ("\u3000", "empty"), ("a\nb", "control"), ("a\tb", "control")],
+        *[("..", "'..'"), ("a/../b", "'..'"), ("./a", "'.'"), ("a/.", "'.'")],
+    ],
 )
 def test_a_room_name_that_cannot_be_a_room_is_refused_and_nothing_is_made(
     server: Server, name: str, says: str

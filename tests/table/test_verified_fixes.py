@@ -201,6 +201,29 @@ def test_gm_setting_lists_explains_and_finds_settings_in_littleworld(tmp_path: P
     )
 
 
+@pytest.mark.rule("LW-TABLE-05", "LW-SPECIAL-03", via="table")
+def test_gm_setting_values_may_hold_spaces_and_lists_may_be_words(tmp_path: Path) -> None:
+    """The value is the rest of the line; a list is JSON or words between commas (a list
+    setting could not hold a name with a space: the line was refused as too many words)."""
+    out = lw(
+        tmp_path,
+        [
+            "/gm setting licence_vehicles 船、大型 ボート, 飛行機",
+            "/gm setting licence_vehicles",
+            '/gm setting check_vehicles ["車", "大型 トラック"]',
+            "/gm setting check_vehicles",
+            "/gm setting confusion_label 大 混乱",
+            "/gm setting critical_sixes 3 4",
+        ],
+        system="LittleWorld",
+    )
+    assert [o["ok"] for o in out[:6]] == [True, True, True, True, True, False]
+    assert out[1]["text"].startswith('licence_vehicles = ["船", "大型 ボート", "飛行機"] *')
+    assert out[3]["text"].startswith('check_vehicles = ["車", "大型 トラック"] *')
+    assert out[4]["text"] == "GM裁定: 設定 confusion_label = 大 混乱"
+    assert "critical_sixes に '3 4' は使えません" in out[5]["ja"]
+
+
 @pytest.mark.rule("UM-TABLE-06", "UM-RANGE-01", via="table")
 def test_gm_setting_lists_explains_and_finds_settings_in_unmeid100(tmp_path: Path) -> None:
     out = um(

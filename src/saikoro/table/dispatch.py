@@ -15,7 +15,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, get_origin
 
 from pydantic import ValidationError
 
@@ -299,7 +299,7 @@ def _roll_or_chat(
     from saikoro.dice.words import english_text
 
     english = english_text(result, system)
-    comment = roll_comment(half)
+    comment = roll_comment(line)
     said = f"{comment} " if comment else ""
     emit.add(
         ev.ROLL,
@@ -318,21 +318,30 @@ def _roll_or_chat(
         emit.say(f"{who_ja}: シークレットダイス", f"{who_en}: secret dice")
 
 
-_REPEAT_PREFIX = re.compile(r"^(?:x|rep|repeat)\d+\s+", re.IGNORECASE)
+#: A repetition before the command (``x3 2D6``, ``Sx2 1D6``: the S may stand before it).
+_REPEAT_PREFIX = re.compile(r"^s?(?:x|rep|repeat)\d+\s+", re.IGNORECASE)
+#: A choice whose items are in brackets ends at its closing bracket (``choice[A, B] 理由``);
+#: the words of ``choice A B C`` are all items.
+_BRACKETED_CHOICE = re.compile(r"^s?choice\d*(?:\[[^\]]*\]|\([^)]*\))", re.IGNORECASE)
+_SPACED_CHOICE = re.compile(r"^s?choice\d*(?:\s|$)", re.IGNORECASE)
 
 
 def roll_comment(line: str) -> str:
     """What a player wrote after a dice command (``1D100<=65 目星`` → ``目星``): BCDice reads
-    only the command, the table shows the words with the result, as CCFOLIA does. Choices
-    (``choice A B C``) keep all their words."""
-    rest = line.strip()
+    only the command, the table shows the words with the result, as CCFOLIA does. The
+    comment keeps the player's own characters (full-width text stays full-width)."""
+    rest = to_half_width(line).strip()
+    words = 0  # how many of the line's words the command takes
     prefix = _REPEAT_PREFIX.match(rest)
     if prefix is not None:
-        rest = rest[prefix.end() :]
-    words = rest.split(None, 1)
-    if len(words) < 2 or words[0].lower().lstrip("s").startswith("choice"):
+        words, rest = 1, rest[prefix.end() :]
+    if _SPACED_CHOICE.match(rest):
         return ""
-    return words[1].strip()
+    choice = _BRACKETED_CHOICE.match(rest)
+    words += len(choice[0].split()) if choice is not None else 1
+    # Width folding keeps word boundaries (the ideographic space is a space in both).
+    parts = line.strip().split(None, words)
+    return parts[words].strip() if len(parts) > words else ""
 
 
 def _status_edit(
@@ -1012,15 +1021,12 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
 
 def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
     """``/gm setting`` lists the house rules (value, default, meaning); ``/gm setting KEY``
-    shows one; ``/gm setting KEY VALUE|default`` changes one. Keys in any case."""
+    shows one; ``/gm setting KEY VALUE|default`` changes one. Keys in any case; the value
+    is the rest of the line (``大 混乱``); a list is JSON or words separated by commas
+    (``船, 大型 ボート``)."""
     cls = tracker.settings_class()
     if cls is None:
         raise fail("このシステムには設定がありません", "this system has no settings")
-    if len(args) > 2:
-        raise fail(
-            "/gm setting [項目 [値|default]] です (/gm setting で一覧)",
-            "use /gm setting [KEY [VALUE|default]] (/gm setting lists them)",
-        )
     current = tracker.cfg(emit)
     changed = emit.state.fields.get("settings") or {}
     if not args:
@@ -1045,13 +1051,12 @@ def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
     if len(args) == 1:
         emit.lines.append(_setting_row(cls, key, current, changed))
         return
-    raw = args[1]
+    raw = " ".join(args[1:])
     value: Any = None
     if raw != "default":
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
+        value = _setting_value(
+            raw, is_list=get_origin(cls.model_fields[key].annotation) in (list, tuple)
+        )
         overrides = {**changed, key: value}
         try:
             cls.model_validate(overrides)
@@ -1066,6 +1071,18 @@ def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         {"key": key, "value": value},
         text=Message(f"GM裁定: 設定 {key} = {raw}", f"GM ruling: setting {key} = {raw}"),
     )
+
+
+def _setting_value(raw: str, *, is_list: bool) -> Any:
+    """What the GM typed as a setting's value: JSON (``3``, ``true``, ``["船"]``), else the
+    text — for a list, its items between commas (``船, 大型 ボート`` or ``船、飛行機``)."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    if is_list and isinstance(value, str):
+        return [item.strip() for item in re.split(r"[,、，]", value) if item.strip()]
+    return value
 
 
 def _setting_row(cls: Any, key: str, current: Any, changed: dict[str, Any]) -> Message:

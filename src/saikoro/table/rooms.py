@@ -101,8 +101,10 @@ def create_room(store: SharedRoomStore, name: str, system: str) -> CreatedRoom:
 
 def usable_room_name(name: str) -> str:
     """``name`` without surrounding blanks, refused when nothing is left, when it holds a
-    control character, or when it is ``.``/``..`` (a URL path would drop such a segment).
-    A ``/`` is fine: every route takes the rest of the path up to its own suffix."""
+    control character, or when it is ``.``/``..`` or has such a part between slashes
+    (``a/../b``: a web address drops or climbs such a segment, so the name would reach
+    another room's routes). A ``/`` is fine otherwise: every route takes the rest of the
+    path up to its own suffix."""
     trimmed = name.strip()
     if not trimmed:
         raise fail("部屋の名前が空です", "the room name is empty", "bad request")
@@ -112,10 +114,11 @@ def usable_room_name(name: str) -> str:
             "the room name cannot contain control characters (line breaks, tabs, …)",
             "bad request",
         )
-    if trimmed in {".", ".."}:
+    dots = next((part for part in trimmed.split("/") if part in {".", ".."}), None)
+    if dots is not None:
         raise fail(
-            f"部屋の名前を {trimmed!r} だけにはできません",
-            f"the room name cannot be just {trimmed!r}",
+            f"部屋の名前 (の / で区切った部分) を {dots!r} だけにはできません",
+            f"the room name (or a part of it between slashes) cannot be just {dots!r}",
             "bad request",
         )
     return trimmed
