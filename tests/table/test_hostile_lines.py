@@ -163,6 +163,8 @@ def test_gm_setting_refusals_say_what_is_wrong_in_both_languages(room, line, ja,
         ("é\udcff", None),  # a non-UTF-8 command-line argument (surrogate escape)
         ("a\x00b", None),  # PostgreSQL text cannot hold NUL
         ("ok", "é\udcff"),  # --as with a non-UTF-8 name: every line failed to be stored
+        ("a/../b", None),  # a served room's URL would climb to another room
+        ("a\tb", None),  # as the server refuses it
     ],
 )
 def test_room_and_speaker_names_the_store_cannot_keep_are_refused(tmp_path, room_name, speaker):

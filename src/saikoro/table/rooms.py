@@ -13,7 +13,6 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import quote
@@ -26,7 +25,7 @@ from saikoro.table.capabilities import LINK_ROLES, Link, LinkRegistry, LinkTaken
 from saikoro.table.dispatch import CHARACTER_READERS
 from saikoro.table.emit import fail
 from saikoro.table.roles import forbidden
-from saikoro.table.session import TableSession, create_room_record
+from saikoro.table.session import TableSession, create_room_record, usable_room_name
 from saikoro.table.storage import RoomRecord, SharedRoomStore
 
 #: Where the printed links point when no ``--base-url`` is given (``saikoro serve``'s).
@@ -97,31 +96,6 @@ def create_room(store: SharedRoomStore, name: str, system: str) -> CreatedRoom:
     return CreatedRoom(
         record.name, record.system, gm, gm_token, invite, invite_token, spectator, spectator_token
     )
-
-
-def usable_room_name(name: str) -> str:
-    """``name`` without surrounding blanks, refused when nothing is left, when it holds a
-    control character, or when it is ``.``/``..`` or has such a part between slashes
-    (``a/../b``: a web address drops or climbs such a segment, so the name would reach
-    another room's routes). A ``/`` is fine otherwise: every route takes the rest of the
-    path up to its own suffix."""
-    trimmed = name.strip()
-    if not trimmed:
-        raise fail("部屋の名前が空です", "the room name is empty", "bad request")
-    if any(unicodedata.category(ch) == "Cc" for ch in trimmed):
-        raise fail(
-            "部屋の名前に制御文字 (改行・タブなど) は使えません",
-            "the room name cannot contain control characters (line breaks, tabs, …)",
-            "bad request",
-        )
-    dots = next((part for part in trimmed.split("/") if part in {".", ".."}), None)
-    if dots is not None:
-        raise fail(
-            f"部屋の名前 (の / で区切った部分) を {dots!r} だけにはできません",
-            f"the room name (or a part of it between slashes) cannot be just {dots!r}",
-            "bad request",
-        )
-    return trimmed
 
 
 def _exists(name: str) -> SaikoroError:

@@ -9,6 +9,7 @@ or reorder events.
 
 from __future__ import annotations
 
+import unicodedata
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -200,6 +201,7 @@ class TableSession:
 def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:
     """Create the room (its first event); whether this call created it (False: it existed,
     or another writer created it at the same moment)."""
+    usable_room_name(room_name)
     _storable_name("部屋名", "room name", room_name, ROOM_NAME_LENGTH)
     from saikoro.systems import systems
 
@@ -214,6 +216,31 @@ def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[R
     )
     room = store.create_room(room_name, system, first)
     return room, store.first_seq_of(room, first.command_id) == 1
+
+
+def usable_room_name(name: str) -> str:
+    """``name`` without surrounding blanks, refused when nothing is left, when it holds a
+    control character, or when it is ``.``/``..`` or has such a part between slashes
+    (``a/../b``: a web address drops or climbs such a segment, so the name would reach
+    another room's routes). A ``/`` is fine otherwise: every route takes the rest of the
+    path up to its own suffix."""
+    trimmed = name.strip()
+    if not trimmed:
+        raise fail("部屋の名前が空です", "the room name is empty", "bad request")
+    if any(unicodedata.category(ch) == "Cc" for ch in trimmed):
+        raise fail(
+            "部屋の名前に制御文字 (改行・タブなど) は使えません",
+            "the room name cannot contain control characters (line breaks, tabs, …)",
+            "bad request",
+        )
+    dots = next((part for part in trimmed.split("/") if part in {".", ".."}), None)
+    if dots is not None:
+        raise fail(
+            f"部屋の名前 (の / で区切った部分) を {dots!r} だけにはできません",
+            f"the room name (or a part of it between slashes) cannot be just {dots!r}",
+            "bad request",
+        )
+    return trimmed
 
 
 def _storable_name(what_ja: str, what_en: str, name: str, limit: int | None = None) -> None:
