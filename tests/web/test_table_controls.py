@@ -30,6 +30,9 @@ def test_edits_refusals_history_log_and_revoking(browser, server) -> None:
     invite = invite_url(gm)
     gm.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.rstrip("/"))
     gm.locator("#links li", has_text="招待").get_by_role("button", name="コピー").first.click()
+    # the page re-reads its links when the window gets focus: "copied" survives that re-render
+    with gm.expect_response(lambda response: response.url.endswith("/links")):
+        gm.evaluate("() => window.dispatchEvent(new Event('focus'))")
     expect(
         gm.locator("#links li", has_text="招待").get_by_role("button", name="コピーしました")
     ).to_be_visible()

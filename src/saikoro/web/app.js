@@ -388,6 +388,15 @@ class RoomView {
     }
   }
 
+  /** Label the copy buttons; the links list is rebuilt on focus and link events, so what was
+   * copied is kept on the table, not on a button that a rebuild may have replaced. */
+  showCopied() {
+    for (const button of document.querySelectorAll('#links button.copy')) {
+      const done = button.dataset.url === this.copied?.url;
+      button.textContent = t(!done ? 'copy' : this.copied.copied ? 'copied' : 'copyByHand');
+    }
+  }
+
   async renderLinks() {
     if (this.me.role !== 'gm') return;
     const list = $('#links .list');
@@ -405,11 +414,15 @@ class RoomView {
         field.setAttribute('aria-label', label);
         const copy = document.createElement('button');
         copy.type = 'button';
-        copy.textContent = t('copy');
+        copy.className = 'copy';
+        copy.dataset.url = url;
         copy.onclick = async () => {
           field.select();
-          await navigator.clipboard?.writeText(url).catch(() => document.execCommand('copy'));
-          copy.textContent = t('copied');
+          const copied = navigator.clipboard
+            ? await navigator.clipboard.writeText(url).then(() => true, () => document.execCommand('copy'))
+            : document.execCommand('copy');
+          this.copied = { url, copied };
+          this.showCopied();
         };
         item.append(field, copy);
       }
@@ -443,6 +456,7 @@ class RoomView {
       // no links route: only the saved invite and spectator URLs are shown
     }
     list.replaceChildren(...rows);
+    this.showCopied();
     const issue = (role, key) => async () => {
       try {
         const made = await this.api.post('/links', { role });

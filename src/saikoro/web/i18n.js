@@ -49,6 +49,7 @@ const WORDS = {
   reveal: ['公開', 'Reveal'],
   copy: ['コピー', 'Copy'],
   copied: ['コピーしました', 'Copied'],
+  copyByHand: ['選択しました: Ctrl+C でコピー', 'Selected: press Ctrl+C to copy'],
   revoke: ['無効にする', 'Revoke'],
   revoked: ['無効', 'revoked'],
   invite: ['招待 (プレイヤー)', 'Invite (players)'],
