@@ -225,7 +225,10 @@ class RoomView {
   }
 
   async refresh() {
-    this.state = await this.api.get('/state');
+    const asked = (this.refreshes = (this.refreshes ?? 0) + 1);
+    const state = await this.api.get('/state');
+    if (asked !== this.refreshes) return; // a newer refresh was asked for: its answer wins
+    this.state = state;
     const you = this.state.you ?? {};
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
@@ -399,6 +402,7 @@ class RoomView {
 
   async renderLinks() {
     if (this.me.role !== 'gm') return;
+    const asked = (this.linkRenders = (this.linkRenders ?? 0) + 1);
     const list = $('#links .list');
     const saved = JSON.parse(localStorage.getItem(`saikoro.links.${this.api.room}`) || '{}');
     const rows = [];
@@ -455,6 +459,7 @@ class RoomView {
     } catch {
       // no links route: only the saved invite and spectator URLs are shown
     }
+    if (asked !== this.linkRenders) return; // a newer render was asked for: it draws the list
     list.replaceChildren(...rows);
     this.showCopied();
     const issue = (role, key) => async () => {
