@@ -571,8 +571,30 @@ def _slash(
     else:
         actor = acting_character(emit, speaker, ctx)
     emit.gm = ctx.gm
+    _gate(emit, tracker, verb, args, actor)
     handler(emit, actor, args)
     return None
+
+
+def _gate(emit: Emit, tracker: Tracker, verb: str, args: list[str], actor: str) -> None:
+    """The system's one action gate (:meth:`Tracker.action_refusal`): a player's action the
+    actor's state forbids is refused, nothing changed; a GM's line passes as a logged ruling."""
+    kind = tracker.action_kind(verb, args)
+    if kind is None or actor not in emit.state.characters:
+        return
+    refusal = tracker.action_refusal(emit, actor, kind)
+    if refusal is None:
+        return
+    if not emit.gm:
+        raise fail(refusal.ja, refusal.en, "cannot act")
+    emit.add(
+        ev.NOTICE,
+        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
+        text=Message(
+            f"GM裁定: {refusal.ja} が、GM の行として行う",
+            f"GM ruling: {refusal.en}, but the GM's line does it",
+        ),
+    )
 
 
 def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
