@@ -334,6 +334,8 @@ async def get_state(room: str, request: Request) -> dict[str, Any]:
 #: The most events one ``/events?before=`` page holds (and its default).
 EVENTS_PAGE_MAX = 1000
 EVENTS_PAGE = 200
+#: The largest seq a room can reach (the store's 32-bit integer column).
+SEQ_MAX = 2**31 - 1
 
 
 @router.get(
@@ -346,9 +348,9 @@ EVENTS_PAGE = 200
 async def get_events(
     room: str,
     request: Request,
-    after: int = Query(0, ge=0),
-    before: int | None = Query(None, ge=1),
-    limit: int | None = Query(None, ge=1),
+    after: int = Query(0, ge=0, le=SEQ_MAX),
+    before: int | None = Query(None, ge=1, le=SEQ_MAX),
+    limit: int | None = Query(None, ge=1, le=SEQ_MAX),
 ) -> Response:
     service = table_service(request)
     caller = await caller_for_request(request, room)
