@@ -150,6 +150,10 @@ class Tracker:
         (the dispatcher logs that). The generic table gates nothing."""
         return None
 
+    def end_session(self, emit: Emit, number: int) -> None:
+        """``/gm session end`` (session ``number``, already logged): the system's
+        consequences (who survived, growth owed); none on the generic table."""
+
     def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
         """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""
 

@@ -30,8 +30,8 @@ from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
 from saikoro.systems import get_system
 from saikoro.systems.unmeid100 import equipment as eq
-from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100 import (
+    gate,
     tracker_attack,
     tracker_damage,
     tracker_fate,
@@ -40,18 +40,22 @@ from saikoro.systems.unmeid100 import (
     tracker_magic,
     tracker_move,
 )
+from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker_common import (
     CONDITION_NAMES,
     DOWN_LABELS,
+    acts,
     break_chant,
     derived,
+    mark_action,
     sheet_of,
     value_of,
 )
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
+from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
-from saikoro.table.tracker import Tracker
+from saikoro.table.tracker import Tracker, Verb
 
 
 class UnmeiTracker(Tracker):
@@ -90,7 +94,12 @@ class UnmeiTracker(Tracker):
             "dismount": partial(tracker_move.mount, self, on=False),
             "levelup": partial(tracker_growth.levelup, self),
         }
+        for verb, kind in gate.ACTION_KINDS.items():
+            if kind != "fate":  # UM-FATE-06: an action ends what a rescue may still change
+                self.verbs[verb] = _acting(self.verbs[verb])
         self.off_turn_verbs = {"fate"}
+        #: UM-TABLE-08: the kind of action each verb is; :meth:`action_refusal` gates them
+        self.action_kinds = dict(gate.ACTION_KINDS)
         #: verbs that need no acting character (the GM may type them for anyone)
         self.actorless_verbs = {"levelup"}
         #: other systems' verbs typed here: what this system calls them (UM-TABLE-02)
@@ -196,7 +205,16 @@ class UnmeiTracker(Tracker):
     def bound_status(
         self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
     ) -> int:
-        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone."""
+        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone;
+        UM-LEVEL-06: only the GM edits レベル and the growth rates (a player grows by
+        ``/levelup`` after a session survived)."""
+        if (key == "レベル" or key.endswith("成長率")) and not emit.gm:
+            raise forbidden(
+                f"{key} はレベルアップ (/levelup、生き残ったセッションごとに1回) で上がります: "
+                "直接変えられるのは GM だけです [UM-LEVEL-06]",
+                f"{key} rises by levelling up (/levelup, once per session survived): only "
+                "the GM edits it [UM-LEVEL-06]",
+            )
         bounds = {"レベル": (um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01")}.get(
             key, (0, 100, "UM-LEVEL-02") if key.endswith("成長率") else None
         )
@@ -208,6 +226,10 @@ class UnmeiTracker(Tracker):
                 "out of range",
             )
         return super().bound_status(emit, name, key, current, value, op, ruling)
+
+    def end_session(self, emit: Emit, number: int) -> None:
+        """UM-LEVEL-06: everyone not 死亡 survived the session and may level up once more."""
+        tracker_growth.mark_survivors(self, emit, number)
 
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """UM-LEVEL-03: with the formula table on, a raised ability raises a derived max HP."""
@@ -238,12 +260,19 @@ class UnmeiTracker(Tracker):
         if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
             return
         character = emit.character(speaker)
+        if result.failure or result.success:
+            mark_action(emit, speaker)  # an action check is an action (UM-FATE-06)
         if result.failure:
             english = english_text(result, get_system(self.system))
             emit.set_field(
                 speaker,
                 "_last_check",
-                {"kind": "check", "command": result.text, "command_en": english},
+                {
+                    "kind": "check",
+                    "command": result.text,
+                    "command_en": english,
+                    "at": acts(emit.character(speaker)),
+                },
             )
         elif result.success and character.fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
@@ -341,6 +370,11 @@ class UnmeiTracker(Tracker):
                 )
 
     # -- turns -------------------------------------------------------------
+    def action_refusal(self, emit: Emit, actor: str, kind: str) -> Message | None:
+        """UM-TABLE-08: HP ≤ 0, 気絶 or 死亡 stop every action (a fate check is none)."""
+        character = emit.character(actor)
+        return gate.refusal(actor, kind, character.hp, [c.label for c in character.conditions])
+
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
         return (
@@ -493,7 +527,8 @@ class UnmeiTracker(Tracker):
         for name in dict.fromkeys(dropped):
             character = emit.state.characters.get(name)
             if (
-                character is not None
+                self.cfg(emit).dying_check_mandatory
+                and character is not None
                 and character.down
                 and not any(character.condition(label) for label in DOWN_LABELS)
             ):
@@ -524,7 +559,7 @@ class UnmeiTracker(Tracker):
             raise fail(
                 f"{label} にレベルはありません", f"{label} has no level", "bad condition level"
             )
-        emit.set_field(name, "_last_condition", label)
+        emit.set_field(name, "_last_condition", {"label": label, "at": acts(emit.character(name))})
         return made
 
     def rule_condition(self, character: Character, label: str) -> Condition | None:
@@ -543,6 +578,17 @@ class UnmeiTracker(Tracker):
             mods={"AC": amount, "RC": amount},
             rules=[rule],
         )
+
+
+def _acting(handler: Verb) -> Verb:
+    """The verb ``handler``, counted as one action of its actor first (UM-FATE-06)."""
+
+    def act(emit: Emit, actor: str, args: list[str]) -> None:
+        mark_action(emit, actor)
+        handler(emit, actor, args)
+
+    act.__doc__ = handler.__doc__
+    return act
 
 
 def replace_turn(character: Character, own_turns: int) -> Character:

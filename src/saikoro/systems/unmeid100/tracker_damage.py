@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, break_chant, value_of
+from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, break_chant, value_of
+from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Condition
 
@@ -62,6 +63,7 @@ def apply_damage(
             "hp_before": outcome.hp + outcome.damage,
             "expr": expr,
             "from": source,
+            "at": acts(character),
         },
     )
     if outcome.chant_broken:
@@ -71,26 +73,52 @@ def apply_damage(
 
 
 def dying(tracker: UnmeiTracker, emit: Emit, name: str) -> None:
+    """UM-FATE-04: the dying check at HP ≤ 0 → 気絶 or 死亡; UM-FATE-07 without a use left."""
     character = emit.character(name)
     refs = tracker.base_references(character)
-    roll = emit.randomizer.roll_once(100)
-    out = um.dying_check(
-        roll,
-        value_of(character, refs, "運命"),
-        int(character.fields.get("fate_left", 0)),
-        tracker.cfg(emit),
-    )
+    uses = int(character.fields.get("fate_left", 0))
+    cfg = tracker.cfg(emit)
+    roll = emit.randomizer.roll_once(100) if um.dying_check_rolls(uses, cfg) else 0
+    out = um.dying_check(roll, value_of(character, refs, "運命"), uses, cfg)
     if out.used_fate:
         emit.set_field(name, "fate_left", out.uses_left)
-    label = out.state.value
+    if out.check is None:
+        _no_fate_left(tracker, emit, name, out)
+        return
+    assert out.state is not None
     emit.add_condition(
         name,
-        Condition(label=label, rules=list(out.rules)),
+        Condition(label=out.state.value, rules=list(out.rules)),
         text=Message(
             f"{name} の運命判定 (1D100<={out.check.target}) ＞ {roll} "
             f"＞ {'成功: 気絶' if out.check.success else '失敗: 死亡'}",
             f"{name}'s fate check (1D100<={out.check.target}) > {roll} > "
             f"{'success: unconscious' if out.check.success else 'failure: dead'}",
+        ),
+    )
+
+
+def _no_fate_left(tracker: UnmeiTracker, emit: Emit, name: str, out: um.DyingOutcome) -> None:
+    """UM-FATE-07: no fate use left for the dying check: 死亡, or the GM's ruling awaited."""
+    if out.state is None:
+        emit.add(
+            ev.NOTICE,
+            {"dying": name, "fate_left": 0},
+            rules=out.rules,
+            text=Message(
+                f"{name} は HP 0以下、運命判定の残り回数なし: GM が決める "
+                f"(/gm dying {name} 気絶|死亡)",
+                f"{name} is at HP 0 or less with no fate check left: the GM rules "
+                f"(/gm dying {name} 気絶|死亡)",
+            ),
+        )
+        return
+    emit.add_condition(
+        name,
+        Condition(label=out.state.value, rules=list(out.rules)),
+        text=Message(
+            f"{name} の運命判定: 残り回数がないので失敗: 死亡",
+            f"{name}'s fate check: no use left, so it fails: dead",
         ),
     )
 
@@ -103,6 +131,17 @@ def gm_dying(tracker: UnmeiTracker, emit: Emit, args: list[str]) -> None:
     for label in DOWN_LABELS:
         if character.condition(label):
             emit.remove_condition(args[0], label, rules=("UM-FATE-04",))
+    if args[1] != "none" and character.hp > 0:
+        emit.set_status(  # UM-FATE-07: the dying outcome is for the down: HP 0 at most
+            args[0],
+            "hp",
+            0,
+            rules=("UM-FATE-04", "UM-FATE-07"),
+            note=Message(
+                f"{args[0]}: HP {character.hp} → 0 (倒れた)",
+                f"{args[0]}: HP {character.hp} → 0 (down)",
+            ),
+        )
     if args[1] != "none":
         emit.add_condition(
             args[0],

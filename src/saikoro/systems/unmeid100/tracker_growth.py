@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 
 PENDING = "levelup_pick"
+#: UM-LEVEL-06: level-ups a character is owed, one per session survived (``/gm session end``).
+OWED = "levelups_owed"
 
 
 def growth_label(ability: str) -> str:
@@ -71,6 +73,56 @@ def _may_level(emit: Emit, name: str, actor: str) -> None:
         )
 
 
+def mark_survivors(tracker: UnmeiTracker, emit: Emit, number: int) -> None:
+    """UM-LEVEL-06 (``/gm session end``): each character not 死亡 is owed one level-up."""
+    survivors, dead = [], []
+    for character in list(emit.state.characters.values()):
+        if character.condition(um.LifeState.DEAD.value) is not None:
+            dead.append(character.name)
+            continue
+        survivors.append(character.name)
+        owed = int(character.fields.get(OWED, 0)) + 1
+        emit.set_field(character.name, OWED, owed, rules=("UM-LEVEL-06",))
+    shown = "、".join(survivors) or "なし"
+    emit.add(
+        ev.NOTICE,
+        {"session": number, "survivors": survivors, "dead": dead},
+        rules=("UM-LEVEL-06",),
+        text=Message(
+            f"セッション{number}を生き残った: {shown} (それぞれ /levelup 名前 で1回レベルアップ)"
+            + (f"; 死亡: {'、'.join(dead)}" if dead else ""),
+            f"survived session {number}: {', '.join(survivors) or 'nobody'} (each may level "
+            "up once: /levelup NAME)" + (f"; dead: {', '.join(dead)}" if dead else ""),
+        ),
+    )
+
+
+def _spend_owed(emit: Emit, name: str, character: Character) -> None:
+    """UM-LEVEL-06: a level-up uses one session survived; the GM's line may grant one more
+    (a logged ruling); a player's is refused without one."""
+    owed = int(character.fields.get(OWED, 0))
+    if owed > 0:
+        emit.set_field(name, OWED, owed - 1, rules=("UM-LEVEL-06",))
+        return
+    if not emit.gm:
+        raise fail(
+            f"{name} はレベルアップできません: 生き残ったセッションの分はもう使いました "
+            "(セッションの終わりに GM が /gm session end) [UM-LEVEL-06]",
+            f"{name} cannot level up: no session survived is left to level up for "
+            "(the GM ends a session with /gm session end) [UM-LEVEL-06]",
+            "no session survived",
+        )
+    emit.add(
+        ev.NOTICE,
+        {"ruling": "levelup", "name": name},
+        rules=("UM-LEVEL-06",),
+        text=Message(
+            f"GM裁定: {name} に生き残ったセッションの分を超えるレベルアップを認める",
+            f"GM ruling: {name} levels up beyond the sessions survived",
+        ),
+    )
+
+
 def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> None:
     """``/levelup NAME`` rolls the growth; ``/levelup NAME ABILITY`` is the player's pick."""
     if len(args) not in (1, 2):
@@ -103,6 +155,7 @@ def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> N
             f"{name}: {error.message.en} (UM-LEVEL-01)",
             error.reason,
         ) from None
+    _spend_owed(emit, name, character)
     refs = tracker.references(character)
     rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
     from saikoro.dice.engine import evaluate
