@@ -155,9 +155,19 @@ def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> N
             f"{name}: {error.message.en} (UM-LEVEL-01)",
             error.reason,
         ) from None
-    _spend_owed(emit, name, character)
     refs = tracker.references(character)
     rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
+    if tracker.cfg(emit).no_growth_rates == "refuse" and not any(
+        int(refs[growth_label(a)]) > 0 for a in sheet.abilities
+    ):
+        raise fail(
+            f"{name} には成長率がありません (どれも0): GM が決めてください "
+            f"(/gm set {name} 体格成長率 N) [UM-LEVEL-07]",
+            f"{name} has no growth rates (all 0): the GM sets them "
+            f"(/gm set {name} 体格成長率 N) [UM-LEVEL-07]",
+            "no growth rates",
+        )
+    _spend_owed(emit, name, character)
     from saikoro.dice.engine import evaluate
 
     result = evaluate(f"GROW{rates}", get_system(tracker.system), emit.randomizer)
