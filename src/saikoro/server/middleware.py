@@ -28,6 +28,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 log = logging.getLogger("saikoro.server")
 
 CORS_HEADERS: list[tuple[bytes, bytes]] = [(b"access-control-allow-origin", b"*")]
+#: On every HTTP response (API JSON, pages, errors): CORS, and no MIME sniffing.
+EVERY_RESPONSE_HEADERS: list[tuple[bytes, bytes]] = [
+    *CORS_HEADERS,
+    (b"x-content-type-options", b"nosniff"),
+]
 PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
     (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
     (b"access-control-allow-headers", b"*"),
@@ -80,7 +85,7 @@ class OpenCorsMiddleware:
                 {
                     "type": "http.response.start",
                     "status": 204,
-                    "headers": [*CORS_HEADERS, *PREFLIGHT_HEADERS],
+                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
                 }
             )
             await send({"type": "http.response.body", "body": b""})
@@ -93,8 +98,8 @@ class OpenCorsMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                if b"access-control-allow-origin" not in names:
-                    message["headers"] = [*message.get("headers", []), *CORS_HEADERS]
+                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
+                message["headers"] = [*message.get("headers", []), *missing]
             await send(message)
 
         try:
@@ -102,10 +107,10 @@ class OpenCorsMiddleware:
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
             return
         if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
-            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
 
 
 class RequestTooLarge(HTTPException):
