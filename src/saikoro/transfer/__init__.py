@@ -193,7 +193,9 @@ def detect_format(name: str, raw: bytes) -> str | None:
     head = raw[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return "udonarium"
-    if head.startswith(b"{") and b'"kind"' in raw[:MAX_FILE_BYTES] and b'"character"' in raw:
+    if b'"kind"' in raw[:MAX_FILE_BYTES] and b'"character"' in raw:
+        # CCFOLIA's JSON, also with other text pasted around it: then the CCFOLIA reader
+        # says what is wrong (the CLI's message), not "a sheet must be a mapping".
         return "ccfolia"
     return None
 
