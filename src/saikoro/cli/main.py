@@ -56,7 +56,7 @@ def _default(
     if lang is not None:
         os.environ["SAIKORO_LANG"] = lang  # sub-commands default to saikoro.i18n.current_lang()
     if system is not None and ctx.invoked_subcommand is not None:
-        # `saikoro -s LittleWorld roll …`: the sub-command's own --system wins when given.
+        # `saikoro -s SYSTEM roll …`: the sub-command's own --system wins when given.
         ctx.default_map = {ctx.invoked_subcommand: {"system": system}}
         ctx.obj = {"system": system}
     if ctx.invoked_subcommand is None:

@@ -112,8 +112,11 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         covered.discard(("name",))  # the block keeps it exactly; the tools get a cleaned copy
     kept_notes: dict[str, str] = {}
     fields: dict[str, str] = {}
+    memo = ""
     for key, text in sheet.notes.items():
-        if is_tool_field(key):
+        if key == MEMO_NOTE and text and text == text.strip() and portable(text.replace("\n", "")):
+            memo = text  # the memo a player reads in the tool (CCFOLIA memo, Udonarium note)
+        elif is_tool_field(key):
             fields[key] = text  # back into the tool's own field
         elif not (portable(text) and portable(key) and key == key.strip() and key) or (
             profile.is_known(key) or _reserved(key)
@@ -135,6 +138,7 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         name=sheet.name,
         resources=resources,
         params=params,
+        memo=memo,
         palette=build_palette(sheet),
         initiative=profile.initiative(dump),
         dicebot=sheet.system,
@@ -214,7 +218,8 @@ def import_character(
         report.add(source, f"notes.{key}", status)
 
     def place(source: str, label: str, text: str, maximum: str | None = None) -> None:
-        shown = text if maximum is None else f"{text}/{maximum}"
+        # a value without a maximum is kept as the value ("3", not "3/")
+        shown = text if maximum is None or not maximum.strip() else f"{text}/{maximum}"
         slot = profile.find(label, labels)
         if slot is None:
             keep_as_note(source, label, shown)
