@@ -2,9 +2,10 @@
 import { lang } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, data = {}) {
     super(message);
     this.status = status;
+    this.data = data; // the refusal's body (e.g. `characters` of a file of several)
   }
 }
 
@@ -22,7 +23,7 @@ async function call(method, url, token, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok || data.ok === false) {
-    throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+    throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status, data);
   }
   return data;
 }
@@ -74,7 +75,7 @@ export class Room {
     });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+      throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status, data);
     }
     return response.blob();
   }
