@@ -73,3 +73,42 @@ def test_a_status_with_a_value_and_no_maximum_is_kept_as_the_value() -> None:
     assert sheet.notes["MP"] == "3"
     params = json.loads(export_ccfolia(sheet))["data"]["params"]
     assert {"label": "MP", "value": "3"} in params
+
+
+SECTIONED = (
+    '<character><data name="character"><data name="common"><data name="name">ミナ</data>'
+    '</data><data name="detail"><data name="リソース">'
+    '<data type="numberResource" currentValue="9" name="HP">9</data></data>'
+    '<data name="能力値"><data name="体力">3</data><data name="技巧">2</data>'
+    '<data name="理知">4</data></data>'
+    '<data name="情報"><data name="職業">時計職人</data></data>'
+    '<data name="装備"><data name="備考">錆びた鍵</data>'
+    '<data name="鞄"><data name="備考">地図の切れ端</data></data></data>'
+    '<data name="経歴"><data name="備考">霧の街の出</data></data>'
+    "</data></data></character>"
+)
+
+
+def test_section_paths_are_kept_in_notes_and_go_back_into_their_sections() -> None:
+    """Values of a section of their own keep its path (Udonarium's own sections say nothing)."""
+    from xml.etree import ElementTree
+
+    from saikoro.transfer import export_udonarium_xml
+
+    sheet, report = import_bytes(SECTIONED.encode(), "udonarium", "LittleWorld")
+    assert sheet.notes == {
+        "職業": "時計職人",
+        "装備/備考": "錆びた鍵",
+        "装備/鞄/備考": "地図の切れ端",
+        "経歴/備考": "霧の街の出",
+    }
+    assert ("param 装備/鞄/備考", "notes.装備/鞄/備考") in {
+        (line.source, line.target) for line in report.lines
+    }
+    root = ElementTree.fromstring(export_udonarium_xml(sheet))
+    bag = root.find(".//data[@name='装備']/data[@name='鞄']/data[@name='備考']")
+    assert bag is not None and bag.text == "地図の切れ端"
+    for exported in (export_udonarium_xml(sheet), export_ccfolia(sheet).encode()):
+        fmt = "ccfolia" if exported.startswith(b"{") else "udonarium"
+        back, _ = import_bytes(exported, fmt, "LittleWorld")
+        assert back == sheet

@@ -23,7 +23,13 @@ from saikoro.transfer.labels import (
     load_json,
     shown,
 )
-from saikoro.transfer.model import CCFOLIA_PREFIX, Param, PortableCharacter, Resource
+from saikoro.transfer.model import (
+    CCFOLIA_PREFIX,
+    Param,
+    PortableCharacter,
+    Resource,
+    note_place,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 _EXTRAS_LINE = re.compile(r"^\[saikoro:([A-Za-z0-9_]+)\]\s*(\{.*\})\s*$")
@@ -243,6 +249,12 @@ def _number(text: str) -> int | str:
         return text
 
 
+def _param_label(param: Param) -> str:
+    """CCFOLIA's params are flat: a note from a section of its own keeps its path (装備/備考)."""
+    key = f"{param.where}/{param.label}"
+    return key if param.where and note_place(key) is not None else param.label
+
+
 def render_ccfolia(character: PortableCharacter) -> str:
     """CCFOLIA clipboard JSON (paste it onto a CCFOLIA room)."""
     own, extras = character.own_fields(CCFOLIA_PREFIX)
@@ -257,7 +269,9 @@ def render_ccfolia(character: PortableCharacter) -> str:
             {"label": r.label, "value": _number(r.value), "max": _number(r.max)}
             for r in character.resources
         ],
-        "params": [{"label": p.label, "value": format_value(p.value)} for p in character.params],
+        "params": [
+            {"label": _param_label(p), "value": format_value(p.value)} for p in character.params
+        ],
         "secret": False,
         "invisible": False,
         "hideStatus": False,

@@ -471,6 +471,17 @@ def _data(parent: Any, name: str, text: str | None = None, **attrs: str) -> Any:
     return element
 
 
+def _section(detail: Any, where: str, made: dict[str, Any]) -> Any:
+    """The section ``a/b`` of ``detail`` (nested, each made once)."""
+    parent, path = detail, ""
+    for part in where.split("/"):
+        path = f"{path}/{part}"
+        if path not in made:
+            made[path] = _data(parent, part)
+        parent = made[path]
+    return parent
+
+
 def render_udonarium_xml(character: PortableCharacter) -> bytes:
     root = ElementTree.Element(
         "character",
@@ -505,8 +516,9 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     groups: dict[str, list[Param]] = {}
     for param in character.params:
         groups.setdefault(param.where or PARAM_SECTION, []).append(param)
+    made: dict[str, Any] = {}
     for where, params in groups.items():
-        section = _data(detail, where)
+        section = _section(detail, where, made)
         for param in params:
             if "\n" in param.value:
                 _data(section, param.label, param.value, type="note")
