@@ -11,7 +11,7 @@ shown as quieter system lines.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from html import escape
 
@@ -120,19 +120,43 @@ def render_line(
     return f'<li class="chat" id="e{seq}">{time}{name}{escape(text)}</li>'
 
 
+#: Lines rendered before a chunk of the page is handed on (the page is never whole in memory).
+CHUNK_LINES = 256
+
+
 def render_log_html(room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja") -> str:
     """The whole page."""
-    colours = SpeakerColours()
-    lines = [line for seq, event in numbered if (line := render_line(seq, event, lang, colours))]
+    return "".join(iter_log_html(room, system, numbered, lang))
+
+
+def iter_log_html(
+    room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja"
+) -> Iterator[str]:
+    """The page in chunks of at most :data:`CHUNK_LINES` lines, as ``numbered`` is read
+    (a 100 000-event room streams in bounded memory); the line count closes the page."""
     title = f"{room} — saikoro log"
-    count = f"{len(lines)} 行" if lang == "ja" else f"{len(lines)} lines"
-    count += f" · {CLOCKS.get(lang, CLOCKS['en'])[1]}"
-    return (
+    yield (
         "<!doctype html>\n"
         f'<html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{escape(room)}</h1>"
-        f'<p class="meta">{escape(system)} · {count}</p>'
-        "<ol>\n" + "\n".join(lines) + "\n</ol></body></html>\n"
+        f'<p class="meta">{escape(system)} · {CLOCKS.get(lang, CLOCKS["en"])[1]}</p>'
+        "<ol>\n"
     )
+    colours = SpeakerColours()
+    count = 0
+    chunk: list[str] = []
+    for seq, event in numbered:
+        line = render_line(seq, event, lang, colours)
+        if line is None:
+            continue
+        count += 1
+        chunk.append(line)
+        if len(chunk) >= CHUNK_LINES:
+            yield "\n".join(chunk) + "\n"
+            chunk.clear()
+    if chunk:
+        yield "\n".join(chunk) + "\n"
+    shown = f"{count} 行" if lang == "ja" else f"{count} lines"
+    yield f'</ol><p class="meta">{shown}</p></body></html>\n'

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
@@ -394,16 +394,19 @@ def _changed_and_last(
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
 )
 async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
-    from saikoro.server.log_html import render_log_html
+    from saikoro.server.log_html import iter_log_html
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    # The published log: what everyone at the table may see (secrets only once revealed).
-    numbered = await asyncio.to_thread(service.viewed_events, caller.room, Actor.spectator())
-    page = render_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
+    # The published log: what everyone at the table may see (secrets only once revealed),
+    # read from the store in batches and sent as it is rendered (bounded memory).
+    revealed = await asyncio.to_thread(service.revealed, caller.room)
+    numbered = service.published_events(caller.room, revealed)
+    chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
     filename = quote(f"{caller.room.name}.html")
-    return HTMLResponse(
-        page,
+    return StreamingResponse(
+        (chunk.encode("utf-8") for chunk in chunks),
+        media_type="text/html; charset=utf-8",
         headers={
             "Content-Disposition": f"inline; filename*=UTF-8''{filename}",
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
