@@ -237,7 +237,9 @@ class ServerMiddleware:
             return
         if self._too_big(scope):
             refusal = error_body(scope, "request too large", too_large(self.max_bytes))
-            await send_json(send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS)
+            await send_json(
+                send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS
+            )
             return
         if self.fast is not None and scope["method"] == "GET":
             answering = self.fast(scope)

@@ -483,7 +483,7 @@ class RoomView {
       try {
         blob = await this.api.download(`/log.html?lang=${lang()}`);
       } catch (err) {
-        $('#line-error').textContent = err.message;
+        $('#line-error').textContent = `${t('downloadFailed')}: ${err.message}`;
         return;
       }
       const a = document.createElement('a');
