@@ -100,6 +100,9 @@ def refusal_body(error: SaikoroError) -> dict[str, object]:
     }
     if isinstance(error, TableApiError) and error.retry_after:
         body["retry_after"] = error.retry_after  # seconds (HTTP also sends Retry-After)
+    names = getattr(error, "names", None)  # a file of several characters: the choices
+    if error.reason == "several characters" and isinstance(names, list):
+        body["characters"] = names
     return body
 
 

@@ -273,15 +273,18 @@ class TableService:
             raise room_full(most)
         self.check_quota(room)
 
-    def join(self, room: RoomRecord, invite: str, character: str | bytes) -> tuple[Link, str, str]:
+    def join(
+        self, room: RoomRecord, invite: str, character: str | bytes, name: str | None = None
+    ) -> tuple[Link, str, str]:
         """Join through ``invite`` after :meth:`check_join`, one join of this process at a
-        time (so the players' cap holds under a flood of concurrent joins)."""
+        time (so the players' cap holds under a flood of concurrent joins); ``name``: which
+        character of a file of several."""
         from saikoro.table.rooms import join
 
         with self._join_lock:
             self.check_join(room, invite)
             try:
-                return join(self.store, room.name, invite, character)
+                return join(self.store, room.name, invite, character, name)
             finally:
                 self.forget_usage(room)
 

@@ -104,22 +104,20 @@ def _spend_owed(emit: Emit, name: str, character: Character) -> None:
     if owed > 0:
         emit.set_field(name, OWED, owed - 1, rules=("UM-LEVEL-06",))
         return
-    if not emit.gm:
-        raise fail(
+    emit.refuse_or_rule(
+        Message(
             f"{name} はレベルアップできません: 生き残ったセッションの分はもう使いました "
             "(セッションの終わりに GM が /gm session end) [UM-LEVEL-06]",
             f"{name} cannot level up: no session survived is left to level up for "
             "(the GM ends a session with /gm session end) [UM-LEVEL-06]",
-            "no session survived",
-        )
-    emit.add(
-        ev.NOTICE,
-        {"ruling": "levelup", "name": name},
-        rules=("UM-LEVEL-06",),
-        text=Message(
+        ),
+        "no session survived",
+        Message(
             f"GM裁定: {name} に生き残ったセッションの分を超えるレベルアップを認める",
             f"GM ruling: {name} levels up beyond the sessions survived",
         ),
+        {"ruling": "levelup", "name": name},
+        ("UM-LEVEL-06",),
     )
 
 
