@@ -62,6 +62,12 @@ export class Room {
     return Array.isArray(data) ? data : data.events ?? [];
   }
 
+  /** The `limit` events before seq `before`, oldest first (paging back through the log). */
+  async eventsBefore(before, limit) {
+    const data = await this.get(`/events?before=${before}&limit=${limit}`);
+    return data.events ?? [];
+  }
+
   async download(path) {
     const response = await fetch(roomPath(this.room) + path, {
       headers: { Authorization: `Bearer ${this.token}` },
