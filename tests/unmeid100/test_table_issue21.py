@@ -200,3 +200,141 @@ def test_dying_without_fate_through_the_table_api(tmp_path):
         assert api.chars()["オーク"]["hp"] == -5
     finally:
         api.close()
+
+
+# -- point 3: a rescue finishes the action (UM-FATE-05) ----------------------------------------
+
+#: オーク's two turns each round (行動力2): the GM passes them and gives ミア her turn.
+TO_MIA = ["/next", "/next", "/next ミア"]
+
+
+def chanting_mia(tmp_path, *gm_lines: str) -> PlayTable:
+    """ミア has chanted 火球 on her turn of round 1; it is her turn of round 2."""
+    table = PlayTable(tmp_path, ("mia", "orc"))
+    table.gm([*gm_lines, "/combat start", "/next ミア"])
+    assert refused(table.player("ミア", ["/chant 火球"])) == []
+    table.gm(TO_MIA)
+    return table
+
+
+@pytest.mark.rule("UM-FATE-05", "UM-FATE-02", "UM-MAGIC-02", "UM-MAGIC-03", via="table")
+def test_a_rescued_spell_takes_effect_and_the_chant_ends(tmp_path):
+    table = chanting_mia(tmp_path)
+    out = table.player(
+        "ミア", ["/cast オーク", "/fate success", "/fate success"], ("90/100", "10/100")
+    )
+    assert refused(out) == ["/fate success"]  # once: nothing failed is left to rescue
+    assert "発動失敗(詠唱継続)" in out[0]["text"]
+    assert (
+        "運命: ミア の「火球」→ オーク ＞ 魔法発動 (1D100<=70) RC5 魅力15 ＞ 90 ＞ 発動 ＞ 効果発揮"
+        in out[1]["text"]
+    )
+    assert "ミア: 「火球」発動、詠唱終了" in out[1]["text"]
+    assert table.chars()["ミア"]["chant"] is None
+    table.gm(TO_MIA)  # the next round: the chant is over, the spell cannot be cast again
+    assert table.player("ミア", ["/cast オーク"])[0]["reason"] == "not chanting"
+
+
+@pytest.mark.rule("UM-FATE-05", "UM-MAGIC-03", via="table")
+def test_a_rescued_spell_still_meets_the_targets_resistance(tmp_path):
+    table = chanting_mia(tmp_path, "/gm set オーク RC 95")
+    out = table.player("ミア", ["/cast オーク", "/fate success"], ("90/100", "10/100"))
+    assert "RC95 魅力15 ＞ 90 ＞ 発動 ＞ 失敗(レジストクラスに抵抗された)" in out[1]["text"]
+    assert table.chars()["ミア"]["chant"] is None
+
+
+@pytest.mark.rule("UM-FATE-05", "UM-RANGED-01", "UM-DMG-01", via="table")
+def test_a_rescued_shot_rolls_its_damage_once(tmp_path):
+    table = PlayTable(tmp_path)
+    out = table.player(
+        "リン",
+        ["/switch 弓", "/shoot オーク", "/fate success", "/fate success"],
+        ("50/100", "10/100", "4/6"),
+    )
+    assert refused(out) == ["/fate success"]
+    assert (
+        "ダメージ 1D6 ＞ 4" in out[2]["text"]
+        and "オーク に 4 ダメージ (HP 15 → 11)" in out[2]["text"]
+    )
+    assert table.chars()["オーク"]["hp"] == 11
+
+
+@pytest.mark.rule("UM-FATE-05", "UM-CHECK-01", via="table")
+def test_a_rescued_plain_check_succeeds_once(tmp_path):
+    table = PlayTable(tmp_path)
+    out = table.player(
+        "リン", ["1D100<={戦闘}", "/fate success", "/fate success"], ("90/100", "10/100")
+    )
+    assert refused(out) == ["/fate success"]
+    assert "運命: 「(1D100<=60) ＞ 90 ＞ 失敗」を成功にした" in out[1]["text"]
+
+
+@pytest.mark.rule("UM-FATE-05", via="table")
+def test_a_rescued_spell_through_the_table_api(tmp_path):
+    api = ApiTable(tmp_path, ("mia", "orc"))
+    try:
+        for line in ["/combat start", "/next ミア"]:
+            assert api.line(line)["ok"], line
+        assert api.line("/chant 火球", who="ミア")["ok"]
+        for line in TO_MIA:
+            assert api.line(line)["ok"], line
+        assert api.line("/cast オーク", ("90/100",), who="ミア")["ok"]
+        rescued = api.line("/fate success", ("10/100",), who="ミア")
+        assert rescued["ok"] and "効果発揮" in rescued["text"] and "詠唱終了" in rescued["text"]
+        assert api.chars()["ミア"]["chant"] is None
+    finally:
+        api.close()
+
+
+# -- point 6: only what is happening now (UM-FATE-06) ------------------------------------------
+
+HIT_RIN = ("20/100", "10/10")  # オーク → リン: 20 ≤ 50, > AC10: hit; 1D10 → 10
+
+
+@pytest.mark.rule("UM-FATE-06", "UM-FATE-02", via="table")
+def test_a_rescue_after_acting_is_refused_and_spends_nothing(tmp_path):
+    table = PlayTable(tmp_path, ("rin", "ken", "orc"))
+    table.gm(["@オーク /melee リン", "/gm cond ケン 呪い"], HIT_RIN)  # リン HP 20 → 10
+    out = table.player("リン", ["/aim", "/fate half"])
+    assert refused(out) == ["/fate half"]
+    assert out[1]["reason"] == "not now" and "[UM-FATE-06]" in out[1]["ja"]
+    assert table.chars()["リン"]["fate_left"] == 3  # nothing spent
+    kept = table.player("ケン", ["1D100<={戦闘}", "/fate cancel"], ("10/100",))
+    assert refused(kept) == ["/fate cancel"]  # ケン acted (a check) after the curse
+    # the GM may still rule it: logged as a ruling
+    ruled = table.gm(["@リン /fate half"], ("10/100",))
+    assert ruled[0]["ok"]
+    assert ruled[0]["text"].startswith("GM裁定: リン はその後に行動したが、運命判定を認める")
+    assert table.chars()["リン"]["hp"] == 15
+
+
+@pytest.mark.rule("UM-FATE-06", via="table")
+def test_a_rescue_before_acting_again_works_even_rounds_later(tmp_path):
+    table = PlayTable(tmp_path)
+    table.gm(["@オーク /melee リン", "/combat start", "/next", "/next"], HIT_RIN)
+    out = table.player("リン", ["/fate half"], ("10/100",))
+    assert refused(out) == [] and table.chars()["リン"]["hp"] == 15
+
+
+@pytest.mark.rule("UM-FATE-06", via="table")
+def test_only_the_latest_check_is_rescued_and_not_after_acting(tmp_path):
+    table = PlayTable(tmp_path)
+    out = table.player(
+        "リン", ["1D100<={戦闘}", "1D100<={盗賊}", "/fate success"], ("90/100", "95/100", "10/100")
+    )
+    assert "「(1D100<=50) ＞ 95 ＞ 失敗」を成功にした" in out[2]["text"]
+    late = table.player("リン", ["1D100<={戦闘}", "/aim", "/fate success"], ("90/100",))
+    assert refused(late) == ["/fate success"] and late[2]["reason"] == "not now"
+
+
+@pytest.mark.rule("UM-FATE-06", via="table")
+def test_the_time_limit_through_the_table_api(tmp_path):
+    api = ApiTable(tmp_path)
+    try:
+        assert api.line("@オーク /melee リン", HIT_RIN)["ok"]
+        assert api.line("/aim", who="リン")["ok"]
+        late = api.line("/fate half", who="リン")
+        assert late["ok"] is False and late["reason"] == "not now"
+        assert api.chars()["リン"]["fate_left"] == 3
+    finally:
+        api.close()

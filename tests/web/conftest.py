@@ -78,7 +78,7 @@ class Served:
         for line in self.process.stdout:
             self.lines.append(line)
 
-    def printed_url(self, timeout: float = 30) -> str:
+    def printed_url(self, timeout: float = 180) -> str:
         """The page URL ``saikoro serve`` prints on start-up."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -91,7 +91,7 @@ class Served:
             time.sleep(0.05)
         raise AssertionError("saikoro serve printed no page URL:\n" + "".join(self.lines))
 
-    def wait_until_up(self, url: str, timeout: float = 30) -> None:
+    def wait_until_up(self, url: str, timeout: float = 180) -> None:
         deadline = time.monotonic() + timeout
         while True:
             try:

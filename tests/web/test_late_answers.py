@@ -27,7 +27,8 @@ def hold_first(page: Page, pattern: str) -> list[tuple[Route, Any]]:
 
 
 def wait_until_held(page: Page, held: list[tuple[Route, Any]]) -> None:
-    for _ in range(100):
+    """Until the page's request is held (the bound only stops a hang: 90 s)."""
+    for _ in range(1800):
         if held:
             return
         page.wait_for_timeout(50)

@@ -82,7 +82,7 @@ def test_a_gap_is_mended_by_one_state_read(browser, server) -> None:
     send_line(gm, "/cond add ミナ 麻痺")
     send_line(gm, "離れている間の発言")
     player.context.set_offline(False)
-    expect(player.locator("#status")).to_have_text("接続中", timeout=15_000)
+    expect(player.locator("#status")).to_have_text("接続中")
     expect(player.locator("#log li.ev").last).to_contain_text("離れている間の発言")
     expect(card_hp(player, "ミナ")).to_have_text("HP 11/14")
     expect(player.locator('.card[data-name="ミナ"] .conditions')).to_contain_text("麻痺")

@@ -270,9 +270,15 @@ class RollPool:
     STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
     KNOWN_COMMANDS = 4096  # commands whose last cost is remembered (the oldest are dropped)
 
-    def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
+    def __init__(
+        self,
+        limits: PoolLimits | None = None,
+        source_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.limits = limits or PoolLimits()
         self.source_factory = source_factory  # picklable sources only (scripted dice)
+        self.clock = clock  # orders the turns (tests inject one); deadlines use the loop's
         self._context: Any
         if "forkserver" in multiprocessing.get_all_start_methods():
             self._context = multiprocessing.get_context("forkserver")
@@ -427,7 +433,7 @@ class RollPool:
     async def _turn(self, key: str, client: _Client, heavy: bool) -> _Worker | None:
         """Wait for a worker; None when none came within the queue timeout."""
         loop = asyncio.get_running_loop()
-        turn = time.monotonic() + self.limits.cost_delay * client.cost, next(self._order)
+        turn = self.clock() + self.limits.cost_delay * client.cost, next(self._order)
         waiter = _Waiter(key, loop.create_future(), turn, heavy)
         client.waiting += 1
         self._waiting.append(waiter)
@@ -496,11 +502,11 @@ class RollPool:
 
     async def run(self, key: str, job: RollJob) -> Reply:
         """Run ``job`` for the client ``key`` (its address): ``(status, JSON body)``."""
-        now = time.monotonic()
+        now = self.clock()
         self._forget_idle_clients(now)
         client = self._clients.get(key)
         if client is None:
-            client = self._clients[key] = _Client(cost=self.limits.heavy_seconds)
+            client = self._clients[key] = _Client(cost=self.limits.heavy_seconds, seen=now)
         client.seen = now
         if client.running + client.waiting >= (
             self.limits.per_client_running + self.limits.per_client_waiting

@@ -489,14 +489,32 @@ def activate_spell(
         return SpellOutcome(roll, target, rc, charm, "not_activated", ("UM-MAGIC-02",))
     if rc is None:
         return SpellOutcome(roll, target, rc, charm, "activated", ("UM-MAGIC-02",))
-    rules = ("UM-MAGIC-02", "UM-MAGIC-03")
+    return SpellOutcome(
+        roll, target, rc, charm, _resist(roll, rc, charm), ("UM-MAGIC-02", "UM-MAGIC-03")
+    )
+
+
+def _resist(roll: int, rc: int, charm: int | None) -> SpellResultKind:
+    """UM-MAGIC-03: roll ≤ 魅力 → takes effect whatever the RC; else roll ≤ RC → resisted."""
     if charm is not None and roll <= charm:
-        kind: SpellResultKind = "charm_override"
-    elif roll <= rc:
-        kind = "resisted"
-    else:
-        kind = "took_effect"
-    return SpellOutcome(roll, target, rc, charm, kind, rules)
+        return "charm_override"
+    return "resisted" if roll <= rc else "took_effect"
+
+
+def rescued_activation(outcome: SpellOutcome) -> SpellOutcome:
+    """UM-FATE-05: a fate rescue (UM-FATE-02 a) of a failed activation: the spell is
+    activated after all and resolves as an activation with the same die would (a willing
+    target: it takes effect; a hostile one: its RC, or the caster's 魅力, with that die)."""
+    if outcome.activated:
+        raise UnmeiRuleError(
+            Message("この魔法は発動に失敗していません", "this spell did not fail to activate"),
+            reason="not failed",
+        )
+    rules = ("UM-MAGIC-02", "UM-FATE-02", "UM-FATE-05")
+    if outcome.rc is None:
+        return replace(outcome, result="activated", rules=rules)
+    kind = _resist(outcome.roll, outcome.rc, outcome.charm)
+    return replace(outcome, result=kind, rules=(*rules, "UM-MAGIC-03"))
 
 
 # ---------------------------------------------------------------- per-combatant turn state

@@ -44,8 +44,10 @@ from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker_common import (
     CONDITION_NAMES,
     DOWN_LABELS,
+    acts,
     break_chant,
     derived,
+    mark_action,
     sheet_of,
     value_of,
 )
@@ -53,7 +55,7 @@ from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
-from saikoro.table.tracker import Tracker
+from saikoro.table.tracker import Tracker, Verb
 
 
 class UnmeiTracker(Tracker):
@@ -92,6 +94,9 @@ class UnmeiTracker(Tracker):
             "dismount": partial(tracker_move.mount, self, on=False),
             "levelup": partial(tracker_growth.levelup, self),
         }
+        for verb, kind in gate.ACTION_KINDS.items():
+            if kind != "fate":  # UM-FATE-06: an action ends what a rescue may still change
+                self.verbs[verb] = _acting(self.verbs[verb])
         self.off_turn_verbs = {"fate"}
         #: UM-TABLE-08: the kind of action each verb is; :meth:`action_refusal` gates them
         self.action_kinds = dict(gate.ACTION_KINDS)
@@ -255,12 +260,19 @@ class UnmeiTracker(Tracker):
         if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
             return
         character = emit.character(speaker)
+        if result.failure or result.success:
+            mark_action(emit, speaker)  # an action check is an action (UM-FATE-06)
         if result.failure:
             english = english_text(result, get_system(self.system))
             emit.set_field(
                 speaker,
                 "_last_check",
-                {"kind": "check", "command": result.text, "command_en": english},
+                {
+                    "kind": "check",
+                    "command": result.text,
+                    "command_en": english,
+                    "at": acts(emit.character(speaker)),
+                },
             )
         elif result.success and character.fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
@@ -547,7 +559,7 @@ class UnmeiTracker(Tracker):
             raise fail(
                 f"{label} にレベルはありません", f"{label} has no level", "bad condition level"
             )
-        emit.set_field(name, "_last_condition", label)
+        emit.set_field(name, "_last_condition", {"label": label, "at": acts(emit.character(name))})
         return made
 
     def rule_condition(self, character: Character, label: str) -> Condition | None:
@@ -566,6 +578,17 @@ class UnmeiTracker(Tracker):
             mods={"AC": amount, "RC": amount},
             rules=[rule],
         )
+
+
+def _acting(handler: Verb) -> Verb:
+    """The verb ``handler``, counted as one action of its actor first (UM-FATE-06)."""
+
+    def act(emit: Emit, actor: str, args: list[str]) -> None:
+        mark_action(emit, actor)
+        handler(emit, actor, args)
+
+    act.__doc__ = handler.__doc__
+    return act
 
 
 def replace_turn(character: Character, own_turns: int) -> Character:

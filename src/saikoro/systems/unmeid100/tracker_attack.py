@@ -12,7 +12,13 @@ from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100 import tracker_damage
 from saikoro.systems.unmeid100.commands import MELEE, SEP, attack_texts, ranged_text
-from saikoro.systems.unmeid100.tracker_common import distance_between, held_of, not_self, sheet_of
+from saikoro.systems.unmeid100.tracker_common import (
+    acts,
+    distance_between,
+    held_of,
+    not_self,
+    sheet_of,
+)
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character
@@ -118,6 +124,7 @@ def attack_result(
                 "target": target,
                 "expr": expr,
                 "abilities": list(weapon.abilities),
+                "at": acts(emit.character(name)),
             },
         )
         return

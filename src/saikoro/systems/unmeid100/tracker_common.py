@@ -72,3 +72,17 @@ def not_self(name: str, target: str) -> None:
             f"{name} cannot target themselves with an attack",
             "self",
         )
+
+
+#: UM-FATE-06: how many actions a character has taken; what a rescue may act on (the last
+#: check, the damage and the condition taken) carries the count at its time (``at``).
+ACTS = "_acts"
+
+
+def acts(character: Character) -> int:
+    return int(character.fields.get(ACTS, 0))
+
+
+def mark_action(emit: Emit, name: str) -> None:
+    """UM-FATE-06: ``name`` acts: what happened to them before is no longer 「今まさに」."""
+    emit.set_field(name, ACTS, acts(emit.character(name)) + 1)

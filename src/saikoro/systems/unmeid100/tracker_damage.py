@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, break_chant, value_of
+from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, break_chant, value_of
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Condition
@@ -63,6 +63,7 @@ def apply_damage(
             "hp_before": outcome.hp + outcome.damage,
             "expr": expr,
             "from": source,
+            "at": acts(character),
         },
     )
     if outcome.chant_broken:

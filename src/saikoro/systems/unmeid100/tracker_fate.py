@@ -1,6 +1,8 @@
 """``/fate EFFECT`` (UM-FATE-01/02) and ``/gm fate reset``: a fate use spent on the
 speaker's last failed check (success), the damage they last took (half, reroll) or the
-condition they last received (cancel)."""
+condition they last received (cancel) — only while it is happening now, before the speaker
+acts again (UM-FATE-06); a rescued check finishes what it was for (UM-FATE-05: a hit's
+damage, a spell's activation and resistance, and its chant ends)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100 import tracker_attack, tracker_damage
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, sheet_of, value_of
+from saikoro.systems.unmeid100 import tracker_attack, tracker_damage, tracker_magic
+from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, sheet_of, value_of
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 
@@ -37,7 +39,10 @@ def fate(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
     character = emit.character(name)
     incoming: Any = character.fields.get("_incoming")
     last: Any = character.fields.get("_last_check")
-    last_condition: Any = character.fields.get("_last_condition")
+    condition_slot: Any = character.fields.get("_last_condition")
+    last_condition: Any = (
+        condition_slot.get("label") if isinstance(condition_slot, dict) else condition_slot
+    )
     # Refuse before rolling when there is nothing to rescue (the use is not spent).
     if effect is um.Rescue.CHECK_SUCCESS and not last:
         raise fail("成功にする失敗した判定がありません", "no failed check to turn into a success")
@@ -47,6 +52,13 @@ def fate(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
         last_condition and character.condition(last_condition)
     ):
         raise fail("無効にする状態異常がありません", "no condition to cancel")
+    slot = {
+        um.Rescue.CHECK_SUCCESS: last,
+        um.Rescue.HALVE_DAMAGE: incoming,
+        um.Rescue.REROLL_DAMAGE: incoming,
+        um.Rescue.CANCEL_CONDITION: condition_slot,
+    }[effect]
+    _happening_now(emit, name, slot)
     if int(character.fields.get("fate_left", 0)) <= 0:
         raise fail(
             "運命判定の残り回数がありません (UM-FATE-01)", "no fate checks left (UM-FATE-01)"
@@ -87,10 +99,12 @@ def fate(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
                 else "fate: the check succeeds",
             ),
         )
-        if last["kind"] in ("melee", "shot"):
+        if last["kind"] in ("melee", "shot"):  # UM-FATE-05: the hit's damage, once
             tracker_attack.hit(
                 tracker, emit, name, last["target"], last["expr"], last.get("abilities", []), False
             )
+        elif last["kind"] == "cast" and "roll" in last:  # UM-FATE-05: the spell resolves
+            tracker_magic.finish_rescued_cast(tracker, emit, name, last)
         return
     if effect is um.Rescue.CANCEL_CONDITION:
         res = um.apply_rescue(spent.check, effect, incoming_condition=last_condition)
@@ -132,6 +146,32 @@ def fate(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
         for label in DOWN_LABELS:
             if character.condition(label):
                 emit.remove_condition(name, label, rules=res.rules)
+
+
+def _happening_now(emit: Emit, name: str, slot: Any) -> None:
+    """UM-FATE-06 (seed 「直前に失敗した」「今まさに受ける」): a rescue acts on what is happening
+    now: the latest check, damage or condition, before ``name`` acts again. A player's rescue
+    of an older one is refused (nothing spent); the GM's line may rule it (logged)."""
+    at = slot.get("at") if isinstance(slot, dict) else None
+    now = acts(emit.character(name))
+    if at is None or int(at) == now:
+        return  # (a room from before the count: as it was)
+    if not emit.gm:
+        raise fail(
+            f"運命判定で変えられるのは今まさに起きていることだけです: {name} はその後に行動しました "
+            "[UM-FATE-06]",
+            f"a fate check changes only what is happening now: {name} has acted since [UM-FATE-06]",
+            "not now",
+        )
+    emit.add(
+        ev.NOTICE,
+        {"ruling": "fate later", "name": name},
+        rules=("UM-FATE-06",),
+        text=Message(
+            f"GM裁定: {name} はその後に行動したが、運命判定を認める",
+            f"GM ruling: {name} has acted since, but the fate check is allowed",
+        ),
+    )
 
 
 def gm_fate_reset(tracker: UnmeiTracker, emit: Emit, args: list[str]) -> None:

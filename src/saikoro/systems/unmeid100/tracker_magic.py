@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100 import tracker_attack
 from saikoro.systems.unmeid100.commands import SEP, spell_text, spell_texts
-from saikoro.systems.unmeid100.tracker_common import not_self, sheet_of
+from saikoro.systems.unmeid100.tracker_common import acts, not_self, sheet_of
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 
@@ -92,5 +92,63 @@ def cast(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
     tracker.set_last_check(
         emit,
         name,
-        {"kind": "cast", "target": target.name, "spell": spell.name} if not out.activated else None,
+        None
+        if out.activated
+        else {
+            "kind": "cast",
+            "target": target.name,
+            "spell": spell.name,
+            "roll": roll,
+            "magic_target": out.target,
+            "rc": out.rc,
+            "charm": out.charm,
+            "off_school": off_school,
+            "half_rate": spell.half_rate,
+            "at": acts(emit.character(name)),
+        },
     )
+
+
+def finish_rescued_cast(tracker: UnmeiTracker, emit: Emit, name: str, last: dict[str, Any]) -> None:
+    """UM-FATE-05: a fate rescue of a failed ``/cast``: the spell activates after all and
+    resolves (a hostile target's RC or the caster's 魅力 with the same die), once; the chant
+    ends as an activated chant ends (UM-MAGIC-02)."""
+    failed = um.SpellOutcome(
+        int(last["roll"]),
+        int(last["magic_target"]),
+        last.get("rc"),
+        last.get("charm"),
+        "not_activated",
+        ("UM-MAGIC-02",),
+    )
+    out = um.rescued_activation(failed)
+    label = spell_text(bool(last.get("off_school")), bool(last.get("half_rate")))
+    shown = Message.join(SEP, spell_texts(label, out))
+    emit.add(
+        ev.ROLL,
+        {
+            "action": "cast",
+            "spell": last["spell"],
+            "target": last["target"],
+            "roll": out.roll,
+            "result": out.result,
+            "rescued": True,
+        },
+        rules=out.rules,
+        text=Message(
+            f"運命: {name} の「{last['spell']}」→ {last['target']}{SEP}",
+            f"fate: {name}'s {last['spell']} → {last['target']}{SEP}",
+        )
+        + shown,
+    )
+    if emit.character(name).fields.get("chant"):
+        emit.set_field(
+            name,
+            "chant",
+            None,
+            rules=("UM-MAGIC-02", "UM-FATE-05"),
+            text=Message(
+                f"{name}: 「{last['spell']}」発動、詠唱終了",
+                f"{name}: {last['spell']} activated, the chant ends",
+            ),
+        )
