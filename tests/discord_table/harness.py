@@ -170,6 +170,7 @@ class Harness:
     sent: list[Sent] = field(default_factory=list)
     edits: list[Edit] = field(default_factory=list)
     responses: list[Response] = field(default_factory=list)
+    service_tasks: set[Any] = field(default_factory=set)
 
     @property
     def config(self) -> Any:
@@ -210,8 +211,7 @@ class Harness:
     async def settle(self) -> None:
         """Wait until every task the bot started has finished (the followers of the bound
         channels and the feed's poller wait for wake-ups forever: they are left alone)."""
-        keep = {play.task for play in self.bot.plays.values()}
-        keep.add(self.bot.service.hub._poller)
+        keep = self._background()
         for _round in range(1000):
             current = asyncio.current_task()
             pending = [
@@ -229,7 +229,12 @@ class Harness:
                 if not pending:
                     return
             await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            keep = {play.task for play in self.bot.plays.values()} | {self.bot.service.hub._poller}
+            keep = self._background()
+
+    def _background(self) -> set[Any]:
+        """The tasks that run for the bot's whole life: the followers and whatever the
+        table service started (its feed's poller, its watchers)."""
+        return {play.task for play in self.bot.plays.values()} | self.service_tasks
 
     async def caught_up(self) -> None:
         """Every bound channel shows its room's log to the end."""
@@ -332,6 +337,7 @@ async def start(
     dpytest.configure(bot, members=[f"user{i}" for i in range(members)])
     bot._connection._command_tree = bot.tree  # dpytest's state replaced the bot's
     await bot.setup_hook()
+    harness.service_tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
     _record(harness)
     webhook_async.async_context.set(RecordingAdapter(harness))
     await bot.resume_all()
