@@ -234,7 +234,12 @@ class Harness:
     def _background(self) -> set[Any]:
         """The tasks that run for the bot's whole life: the followers and whatever the
         table service started (its feed's poller, its watchers)."""
-        return {play.task for play in self.bot.plays.values()} | self.service_tasks
+        views = {
+            t
+            for t in asyncio.all_tasks()
+            if "timeout_task_impl" in getattr(t.get_coro(), "__qualname__", "")
+        }  # a view's timeout waits its minutes: not the bot's work
+        return {play.task for play in self.bot.plays.values()} | self.service_tasks | views
 
     async def caught_up(self) -> None:
         """Every bound channel shows its room's log to the end."""
@@ -296,6 +301,16 @@ class Harness:
         if values is not None:
             data["values"] = values
         payload = self._interaction(member, 3, data)
+        # the message the component is on (discord.py finds the item in its components)
+        if values is None:
+            item: dict[str, Any] = {"type": 2, "style": 1, "label": "x", "custom_id": custom_id}
+        else:
+            options = [{"label": v, "value": v} for v in values]
+            item = {"type": 3, "custom_id": custom_id, "options": options}
+        message = _message_payload(self, {"content": ""})
+        message["components"] = [{"type": 1, "components": [item]}]
+        message["flags"] = 0
+        payload["message"] = message
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle()
 

@@ -774,7 +774,7 @@ def add_commands(bot: SaikoroBot) -> None:
     @tree.command(
         name="newroom", description="新しい部屋を作りこのチャンネルで遊ぶ (GM) / a new room here"
     )
-    @app_commands.describe(name="部屋名 / room name", system="LittleWorld / UnmeiD100 / …")
+    @app_commands.describe(name="部屋名 / room name", system="ゲームシステムの ID / game system ID")
     @app_commands.default_permissions(manage_channels=True)
     async def newroom(interaction: discord.Interaction, name: str, system: str) -> None:
         try:
@@ -797,6 +797,15 @@ def add_commands(bot: SaikoroBot) -> None:
             ),
             ephemeral=True,
         )
+
+    @newroom.autocomplete("system")
+    async def system_ids(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        from saikoro.systems import systems
+
+        known = [i for i in systems if current.casefold() in i.casefold()]
+        return [app_commands.Choice(name=i, value=i) for i in known[:25]]
 
     @tree.command(name="gmrole", description="このロールの人も GM として扱う (GM) / a GM role")
     async def gmrole(interaction: discord.Interaction, role: discord.Role | None = None) -> None:
