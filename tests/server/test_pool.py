@@ -352,3 +352,59 @@ def test_a_large_answer_arriving_slowly_never_blocks_the_event_loop() -> None:
         theirs.close()
 
     asyncio.run(main())
+
+
+def test_a_command_known_cheap_runs_on_the_loop_and_an_expensive_one_never_does() -> None:
+    """A 2D6 the workers measured as cheap is answered here without a worker round trip;
+    a costly command always goes to a worker."""
+
+    async def check(pool: RollPool) -> None:
+        attempts: list[RollJob] = []
+        real = pool._attempt
+
+        async def counted(client, worker, job, payload):  # type: ignore[no-untyped-def]
+            attempts.append(job)
+            return await real(client, worker, job, payload)
+
+        pool._attempt = counted  # type: ignore[method-assign]
+        first = await pool.run("a", CHEAP)
+        assert attempts == [CHEAP]  # unknown: measured on a worker first
+        again = [await pool.run("a", CHEAP) for _ in range(5)]
+        assert attempts == [CHEAP]  # known cheap: on the loop
+        assert all(status == 200 and json.loads(b)["ok"] for status, b in [first, *again])
+        job = EXPENSIVE  # this pool's workers have not parsed it yet
+        replies = [await pool.run("b", job) for _ in range(2)]
+        assert [status for status, _ in replies] == [200, 200], (replies, pool._peak)
+        assert [a.text[-6:] for a in attempts] == ["2D6", job.text[-6:], job.text[-6:]]
+
+    run(check, workers=1, light_workers=1)
+
+
+def test_an_inline_run_past_its_budget_is_handed_to_a_worker() -> None:
+    async def check(pool: RollPool) -> None:
+        job = RollJob("roll", "DiceBot", "3D6")
+        pool._remember(job, 0.0)  # as if a worker had found it cheap
+        attempts: list[RollJob] = []
+        real = pool._attempt
+
+        async def counted(client, worker, job, payload):  # type: ignore[no-untyped-def]
+            attempts.append(job)
+            return await real(client, worker, job, payload)
+
+        pool._attempt = counted  # type: ignore[method-assign]
+        status, answer = await pool.run("a", job)
+        assert status == 200 and json.loads(answer)["text"].endswith("3")
+        assert attempts == [job]  # its dice came past the inline budget: a worker finished it
+        assert not pool._runs_inline(pool._clients["a"], job)
+
+    async def main() -> None:
+        # a budget already spent when the first die is asked for: every inline run overruns
+        limits = PoolLimits(workers=1, light_workers=0, inline_budget=-1.0)
+        pool = RollPool(limits, lambda: ScriptedSource([(1, 6)] * 3))
+        await pool.start()
+        try:
+            await check(pool)
+        finally:
+            await pool.close()
+
+    asyncio.run(main())

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
@@ -89,6 +89,10 @@ class AddCharacter(BaseModel):
         None, description="an Udonarium zip/xml (or any character file) as base64"
     )
     side: Literal["pc", "npc"] | None = None
+    names: list[str] | None = Field(
+        None, description="the characters to bring in from a file of several (Udonarium room)"
+    )
+    all_npcs: bool = Field(False, description="bring every character of the file in as an NPC")
 
 
 class JoinRoom(BaseModel):
@@ -100,6 +104,9 @@ class JoinRoom(BaseModel):
     )
     character_base64: str | None = Field(
         None, description="an Udonarium zip/xml (or any character file) as base64"
+    )
+    name: str | None = Field(
+        None, description="the character to join with, from a file of several (Udonarium room)"
     )
 
 
@@ -277,7 +284,9 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
         raise unauthorized()
     await asyncio.to_thread(service.room, room)  # 404 before anything else
     content = character_content(body.character, body.character_base64)
-    _link, token, as_name = await asyncio.to_thread(join, service.store, room, invite, content)
+    _link, token, as_name = await asyncio.to_thread(
+        join, service.store, room, invite, content, body.name
+    )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
 
@@ -294,9 +303,18 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     service = table_service(request)
     caller = await caller_for_request(request, room)
     content = character_content(body.character, body.character_base64)
-    name = await asyncio.to_thread(add, service.store, room, caller.link, content, body.side)
+    added = await asyncio.to_thread(
+        add,
+        service.store,
+        room,
+        caller.link,
+        content,
+        body.side,
+        names=body.names,
+        all_npcs=body.all_npcs,
+    )
     await service.publish_latest(room)
-    return {"ok": True, "as": name}
+    return {"ok": True, "as": added[0], "added": added}
 
 
 @router.post(
@@ -376,16 +394,19 @@ def _changed_and_last(
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
 )
 async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
-    from saikoro.server.log_html import render_log_html
+    from saikoro.server.log_html import iter_log_html
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    # The published log: what everyone at the table may see (secrets only once revealed).
-    numbered = await asyncio.to_thread(service.viewed_events, caller.room, Actor.spectator())
-    page = render_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
+    # The published log: what everyone at the table may see (secrets only once revealed),
+    # read from the store in batches and sent as it is rendered (bounded memory).
+    revealed = await asyncio.to_thread(service.revealed, caller.room)
+    numbered = service.published_events(caller.room, revealed)
+    chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
     filename = quote(f"{caller.room.name}.html")
-    return HTMLResponse(
-        page,
+    return StreamingResponse(
+        (chunk.encode("utf-8") for chunk in chunks),
+        media_type="text/html; charset=utf-8",
         headers={
             "Content-Disposition": f"inline; filename*=UTF-8''{filename}",
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",

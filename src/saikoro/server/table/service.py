@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,8 @@ MAX_CACHED_LOOKUPS = 4096
 #: The ``seq`` of a pubsub notice that says "a link of this room was revoked" (every
 #: process drops its resolved tokens of the room at once).
 REVOKED_NOTICE = -1
+#: Events decoded at once while the published log streams.
+PUBLISH_BATCH = 1000
 
 
 @dataclass(frozen=True)
@@ -280,6 +282,12 @@ class TableService:
             body["change"] = view_change(change, actor, redacted=hidden)
             out.append(body)
         return out
+
+    def published_events(self, room: RoomRecord, revealed: set[str]) -> Iterator[Numbered]:
+        """Every event as a spectator sees it, read from the store in batches (lazily)."""
+        spectator = Actor.spectator()
+        for seq, event in enumerate(self.store.iter_events(room, batch=PUBLISH_BATCH), 1):
+            yield seq, view_event(event, spectator, revealed)
 
     def viewed_events(self, room: RoomRecord, actor: Actor, after: int = 0) -> list[Numbered]:
         """The caller's view of the log after ``after`` (reveals anywhere in the log count)."""
