@@ -330,7 +330,12 @@ def attachment(path: str, filename: str) -> dict[str, Any]:
 
 
 async def start(
-    db: str, *, members: int = 4, service: Any = None, test_intents: bool = True
+    db: str,
+    *,
+    members: int = 4,
+    service: Any = None,
+    test_intents: bool = True,
+    rebind: tuple[int, ...] = (),
 ) -> Harness:
     """The bot on ``db`` with ``members`` guild members (0: the GM by convention)."""
     dice = Dice()
@@ -354,10 +359,21 @@ async def start(
     await bot.setup_hook()
     harness.service_tasks = {t for t in asyncio.all_tasks() if t is not asyncio.current_task()}
     _record(harness)
+    for old in rebind:  # the same channel, as a restarted bot finds it again (new ids here)
+        _rebind(bot, old, harness.channel.id)
     webhook_async.async_context.set(RecordingAdapter(harness))
     await bot.resume_all()
     await harness.settle()
     return harness
+
+
+def _rebind(bot: SaikoroBot, old: int, new: int) -> None:
+    from sqlalchemy import update
+
+    from saikoro.store.discord_links import channels
+
+    with bot.service.store.engine.begin() as conn:
+        conn.execute(update(channels).where(channels.c.channel_id == old).values(channel_id=new))
 
 
 def _record(harness: Harness) -> None:

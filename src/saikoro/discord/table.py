@@ -124,7 +124,7 @@ class DiscordTable:
         store = self.service.store
         if self.actor(binding, user).is_gm:
             gm = Link("discord", binding.room, "gm", None, "", False)
-            return rooms.add_character(store, binding.room, gm, character)
+            return "、".join(rooms.add_character(store, binding.room, gm, character))
         invite, token = store.links.create(binding.room, "invite")
         try:
             link, _token, name = rooms.join(store, binding.room, token, character)
