@@ -1,15 +1,19 @@
 // The table API of saikoro serve (docs/table-api.md): JSON over HTTP and one WebSocket.
-import { lang } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, data = {}) {
     super(message);
     this.status = status;
+    this.data = data; // the refusal's body (e.g. `characters` of a file of several)
   }
 }
 
 /** A refusal's message in the page's language (`messages`), else the bilingual one. */
 export const refusalText = (data) => data.messages?.[lang()] || data.message || data.reason || '';
+
+/** A failure the server did not explain (a 500, a proxy's page): said in the page's language. */
+const unexplained = (response) => `${t('serverError')} (${response.status})`;
 
 async function call(method, url, token, body) {
   const headers = {};
@@ -22,7 +26,7 @@ async function call(method, url, token, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok || data.ok === false) {
-    throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+    throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
   }
   return data;
 }
@@ -74,7 +78,7 @@ export class Room {
     });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+      throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
     }
     return response.blob();
   }

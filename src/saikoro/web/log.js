@@ -20,12 +20,9 @@ export function hue(name) {
   return h;
 }
 
-function outcomeClass(event) {
-  const result = event.data?.result;
-  if (!result) return '';
-  for (const flag of ['critical', 'fumble', 'success', 'failure']) if (result[flag]) return flag;
-  return '';
-}
+/** The server's word for the event's outcome (saikoro/table/outcome.py): success, failure,
+ * critical, fumble, hit, miss, damage, heal — or none. */
+const outcomeClass = (event) => event.outcome || '';
 
 /** The text with its outcome in <mark>: a roll's last step in the class of its result
  * flag (success / failure / critical / fumble) when the event has one, else the words. */
