@@ -53,6 +53,7 @@ class Emit:
         secret: bool = False,
         gm: bool | None = None,
         actor: str = "",
+        whisper: str = "",
     ) -> Event:
         """Emit one event (carrying the dice rolled since the previous event) and apply it."""
         dice = tuple(self.randomizer.rands[self._dice_used :])
@@ -66,6 +67,7 @@ class Emit:
             text=text,
             secret=secret,
             gm=self.gm if gm is None else gm,
+            whisper=whisper,
         )
         self.events.append(event)
         apply_in_place(self.state, event)
