@@ -119,7 +119,9 @@ class Joined(BaseModel):
 class PostLine(BaseModel):
     line: str = Field(description="one chat line, as typed in saikoro play")
     tab: str | None = Field(
-        None, description="the chat tab it is typed in: main (default), other, info or a GM's tab"
+        None,
+        max_length=100,
+        description="the chat tab it is typed in: main (default), other, info or a GM's tab",
     )
 
 
