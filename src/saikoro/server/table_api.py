@@ -168,7 +168,10 @@ async def actor_for_request(request: Request, room: str) -> Actor:
 
 
 def base_url(request: Request | WebSocket) -> str:
-    return str(request.base_url).rstrip("/")
+    """The origin links are built with: ``saikoro serve --public-url`` when given, else the
+    request's (scheme and host as a trusted proxy forwarded them; see server/proxy.py)."""
+    public: str | None = getattr(request.app.state, "public_url", None)
+    return public or str(request.base_url).rstrip("/")
 
 
 def numbered_json(numbered: list[Numbered]) -> list[dict[str, Any]]:
