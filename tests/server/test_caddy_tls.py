@@ -228,3 +228,22 @@ def test_chromium_opens_the_table_over_https(proxied: Proxied) -> None:
             assert page.evaluate("location.protocol") == "https:"
         finally:
             browser.close()
+
+
+def test_every_caddyfile_in_docs_deploy_is_one_caddy_accepts(tmp_path: Path) -> None:
+    """The domain's Caddyfile cannot be served here (no public domain, no ACME), but Caddy
+    itself checks that it and the others in docs/deploy.md are valid (``caddy adapt``)."""
+    executable = caddy_path()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "deploy.md").read_text("utf-8")
+    blocks = [block.split("```")[0] for block in text.split("```caddy\n")[1:]]
+    assert len(blocks) >= 2
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}  # fmt: skip
+    for number, block in enumerate(blocks):
+        caddyfile = tmp_path / f"Caddyfile{number}"
+        caddyfile.write_text(block, "utf-8")
+        done = subprocess.run(
+            [executable, "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
+            capture_output=True, text=True, env=env, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, block + done.stderr
