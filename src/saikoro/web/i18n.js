@@ -39,6 +39,8 @@ const WORDS = {
     'An invite URL stays only in the browser that made it (the server keeps no token). Make a new invite link here (the earlier one keeps working).',
   ],
   downloadLog: ['ログをダウンロード (HTML)', 'Download the log (HTML)'],
+  downloadFailed: ['ログをダウンロードできませんでした', 'The log could not be downloaded'],
+  serverError: ['サーバーでエラーが起きました。しばらくしてからもう一度試してください', 'The server failed. Try again in a moment'],
   noCombat: ['戦闘していません', 'No combat'],
   round: ['ラウンド', 'Round'],
   turnOf: ['の手番', '\'s turn'],

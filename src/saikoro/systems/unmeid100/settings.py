@@ -42,6 +42,16 @@ class UnmeiSettings(BaseModel):
         default=False,
         description="UM-FATE-04: the HP <= 0 fate check uses up a fate use (default: no).",
     )
+    dying_without_fate: Literal["dead", "gm"] = Field(
+        json_schema_extra={
+            "ja": "HP 0以下の運命判定に使う回数が残っていないとき: dead=判定失敗 (死亡) / "
+            "gm=GM が /gm dying で決める"
+        },
+        default="dead",
+        description="UM-FATE-07: with dying_check_uses_fate on and no fate use left, the "
+        "character still goes down and the check fails (dead), or the GM rules it with "
+        "/gm dying (gm) (default: dead).",
+    )
     turn_order: Literal["agility", "listed"] = Field(
         json_schema_extra={"ja": "提示する手番順: agility=敏捷度の高い順 / listed=登録順"},
         default="agility",
