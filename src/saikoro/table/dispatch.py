@@ -592,15 +592,14 @@ def _gate(emit: Emit, tracker: Tracker, verb: str, args: list[str], actor: str) 
     refusal = tracker.action_refusal(emit, actor, kind)
     if refusal is None:
         return
-    if not emit.gm:
-        raise fail(refusal.ja, refusal.en, "cannot act")
-    emit.add(
-        ev.NOTICE,
-        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
-        text=Message(
+    emit.refuse_or_rule(
+        refusal,
+        "cannot act",
+        Message(
             f"GM裁定: {refusal.ja} が、GM の行として行う",
             f"GM ruling: {refusal.en}, but the GM's line does it",
         ),
+        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
     )
 
 
