@@ -93,13 +93,13 @@ def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase
     SHEET_IMPORTERS[suffix.lower()] = loader
 
 
-#: (bytes, system) → a sheet, or None when not that reader's format: characters sent in a
-#: request (joining a shared room). ``saikoro.transfer.register_with_table()`` registers
-#: CCFOLIA / Udonarium.
-CHARACTER_READERS: list[Callable[[bytes, str], SheetBase | None]] = []
+#: (bytes, system) → the file's characters (an Udonarium room file holds several), or None
+#: when not that reader's format: characters sent in a request (joining a shared room).
+#: ``saikoro.transfer.register_with_table()`` registers CCFOLIA / Udonarium.
+CHARACTER_READERS: list[Callable[[bytes, str], list[SheetBase] | None]] = []
 
 
-def register_character_reader(reader: Callable[[bytes, str], SheetBase | None]) -> None:
+def register_character_reader(reader: Callable[[bytes, str], list[SheetBase] | None]) -> None:
     if reader not in CHARACTER_READERS:
         CHARACTER_READERS.append(reader)
 
