@@ -55,6 +55,18 @@ def serve(
     rooms_per_minute: float = typer.Option(
         10.0, "--rooms-per-minute", min=0, help="Rooms one client address may create (0: any)"
     ),
+    max_players: int = typer.Option(
+        12, "--max-players", min=0, help="Players (personal links) per room (0: any)"
+    ),
+    joins_per_minute: float = typer.Option(
+        12.0, "--joins-per-minute", min=0, help="Joins one invite link may make per minute (0: any)"
+    ),
+    rooms_per_address: int = typer.Option(
+        100, "--rooms-per-address", min=0, help="Rooms one client address may create (0: any)"
+    ),
+    room_quota_mb: float = typer.Option(
+        32.0, "--room-quota-mb", min=0, help="Stored events per room, in MiB (0: no quota)"
+    ),
     ws_idle_timeout: float = typer.Option(
         90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
@@ -156,6 +168,10 @@ def serve(
             "max_ws_per_room": max_ws_per_room,
             "max_ws_per_link": max_ws_per_link,
             "rooms_per_minute": rooms_per_minute,
+            "max_players": max_players,
+            "joins_per_minute": joins_per_minute,
+            "rooms_per_address": rooms_per_address,
+            "room_quota_bytes": int(room_quota_mb * 1024 * 1024),
             "idle_timeout": ws_idle_timeout,
             "ping_interval": min(20.0, ws_idle_timeout / 3),
         },
