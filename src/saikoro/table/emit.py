@@ -72,7 +72,8 @@ class Emit:
         self.events.append(event)
         apply_in_place(self.state, event)
         if text is not None:
-            (self.secret_lines if secret else self.lines).append(text)
+            # a whisper's line is, like a secret roll's, the caller's only (Outcome.caller_text)
+            (self.secret_lines if secret or whisper else self.lines).append(text)
         return event
 
     def refuse_or_rule(
