@@ -51,13 +51,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_until_up(base_url: str, process: subprocess.Popen, timeout: float = 30.0) -> None:
+def wait_until_up(base_url: str, process: subprocess.Popen, timeout: float = 180.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"server exited early with {process.returncode}")
         try:
-            if httpx.get(f"{base_url}/v2/version", timeout=1.0).status_code == 200:
+            if httpx.get(f"{base_url}/v2/version", timeout=10.0).status_code == 200:
                 return
         except httpx.TransportError:
             time.sleep(0.1)

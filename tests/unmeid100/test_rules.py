@@ -117,7 +117,7 @@ def test_damage_breaks_chant() -> None:
     assert R.damage_combatant(state, 0).state.chant is not None
 
 
-@pytest.mark.rule("UM-FATE-04")
+@pytest.mark.rule("UM-FATE-04", "UM-FATE-07")
 def test_dying_check_unconscious_or_dead_without_using_fate() -> None:
     alive = R.dying_check(50, 10, uses_left=0)
     assert alive.state is R.LifeState.UNCONSCIOUS and alive.uses_left == 0 and not alive.used_fate
@@ -125,8 +125,14 @@ def test_dying_check_unconscious_or_dead_without_using_fate() -> None:
     assert dead.state is R.LifeState.DEAD and dead.uses_left == 2
     costly = UnmeiSettings(dying_check_uses_fate=True)
     assert R.dying_check(10, 10, 2, costly).uses_left == 1
-    with pytest.raises(SaikoroError):
-        R.dying_check(10, 10, 0, costly)
+    # UM-FATE-07: no use left → no check; 死亡 by default, or the GM's ruling
+    none_left = R.dying_check(10, 10, 0, costly)
+    assert none_left.check is None and none_left.state is R.LifeState.DEAD
+    assert "UM-FATE-07" in none_left.rules and not R.dying_check_rolls(0, costly)
+    ruled = R.dying_check(
+        10, 10, 0, UnmeiSettings(dying_check_uses_fate=True, dying_without_fate="gm")
+    )
+    assert ruled.check is None and ruled.state is None
 
 
 # ------------------------------------------------------------------ attacks

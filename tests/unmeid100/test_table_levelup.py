@@ -91,8 +91,13 @@ def test_levelup_is_refused_at_level_10_for_the_dead_and_in_combat(tmp_path):
 @pytest.mark.rule("UM-LEVEL-05", via="table")
 def test_a_player_levels_up_only_their_own_character(tmp_path):
     db = str(tmp_path / "p.db")
-    added = play(db, "r", [f"/char add {SHEETS}/{n}.json" for n in ("ken", "mia")], system=UM)
-    assert all(o["ok"] for o in added)
+    added = play(
+        db,
+        "r",
+        [*(f"/char add {SHEETS}/{n}.json" for n in ("ken", "mia")), "/gm session end"],
+        system=UM,
+    )
+    assert all(o["ok"] for o in added)  # the session survived lets each level up (UM-LEVEL-06)
     out = play(
         db,
         "r",

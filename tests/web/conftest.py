@@ -78,7 +78,7 @@ class Served:
         for line in self.process.stdout:
             self.lines.append(line)
 
-    def printed_url(self, timeout: float = 30) -> str:
+    def printed_url(self, timeout: float = 180) -> str:
         """The page URL ``saikoro serve`` prints on start-up."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -91,7 +91,7 @@ class Served:
             time.sleep(0.05)
         raise AssertionError("saikoro serve printed no page URL:\n" + "".join(self.lines))
 
-    def wait_until_up(self, url: str, timeout: float = 30) -> None:
+    def wait_until_up(self, url: str, timeout: float = 180) -> None:
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -115,11 +115,9 @@ class Served:
             self.process.wait()
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in a fresh directory): its base URL."""
+def serving(cwd: Path, *options: str) -> Iterator[str]:
+    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in ``cwd``): its base URL."""
     chromium_path()
-    cwd = tmp_path_factory.mktemp("serve")
     port = free_port()
     served = Served(
         [
@@ -130,6 +128,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "127.0.0.1",
             "--port",
             str(port),
+            *options,
         ],
         cwd,
     )
@@ -139,6 +138,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
     finally:
         served.stop()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in a fresh directory): its base URL."""
+    yield from serving(tmp_path_factory.mktemp("serve"))
+
+
+@pytest.fixture(scope="module")
+def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The same without the per-link line rate (``--line-rate 0``): a test that types a
+    whole script must not depend on how fast the machine types it."""
+    yield from serving(tmp_path_factory.mktemp("serve-fast"), "--line-rate", "0")
 
 
 @pytest.fixture(scope="module")

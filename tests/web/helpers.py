@@ -8,12 +8,22 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+#: How long a step may wait for its condition (a page to show something, a value to
+#: appear) before the test reports a hang. Every wait is on a condition, so a fast machine
+#: never waits this long; only a stuck page does. Playwright's default (5 s) is a race on a
+#: machine under load: CI saw a GM's invite URL appear after it.
+HANG_GUARD_MS = 90_000
+expect.set_options(timeout=HANG_GUARD_MS)
+
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
 def new_page(browser: Browser, viewport: dict[str, int] = LAPTOP) -> Page:
-    page = browser.new_context(viewport=viewport).new_page()
+    context = browser.new_context(viewport=viewport)
+    context.set_default_timeout(HANG_GUARD_MS)
+    context.set_default_navigation_timeout(HANG_GUARD_MS)
+    page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.web.characters import UNMEID100_PLAYERS
 from tests.web.conftest import Served, free_port
-from tests.web.helpers import create_room, invite_url, join, new_page, send_line
+from tests.web.helpers import HANG_GUARD_MS, create_room, invite_url, join, new_page, send_line
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -27,6 +27,7 @@ def test_the_page_works_with_every_other_host_blocked(browser, server) -> None:
     own = urlsplit(server).netloc
     attempted: list[str] = []
     context = browser.new_context()
+    context.set_default_timeout(HANG_GUARD_MS)
 
     def only_own(route) -> None:  # type: ignore[no-untyped-def]
         if urlsplit(route.request.url).netloc == own:
@@ -81,6 +82,7 @@ def test_the_readme_first_command_serves_the_page(browser, tmp_path: Path) -> No
             assert response.status == 200
             assert '<main id="lobby"' in response.read().decode("utf-8")
         page = browser.new_page()
+        page.set_default_timeout(HANG_GUARD_MS)
         page.goto(url)
         expect(page.get_by_role("heading", name="部屋を作る")).to_be_visible()
         page.close()

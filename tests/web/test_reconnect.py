@@ -33,7 +33,7 @@ def test_reload_and_a_lost_connection_miss_nothing(browser, server) -> None:
     time.sleep(3)
     expect(player.locator("#log")).not_to_contain_text("切断中の発言")
     player.context.set_offline(False)
-    expect(player.locator("#status")).to_have_text("接続中", timeout=15_000)
+    expect(player.locator("#status")).to_have_text("接続中")
     expect(player.locator("#log li.ev").last).to_contain_text("切断中の発言")
     assert log_texts(player) == log_texts(gm)
     expect(player.locator('.card[data-name="ミナ"] .hp')).to_have_text("HP 11/14")

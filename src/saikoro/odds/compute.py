@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import time
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -25,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.odds import convolution, enumeration, montecarlo, multiset
+from saikoro.odds import clock, convolution, enumeration, montecarlo, multiset
 from saikoro.odds.result import FLAGS, Interval, Odds, moments, word_breakdown
 from saikoro.odds.runner import NotACommandError, Outcome, Runner, make_runner
 
@@ -87,7 +86,7 @@ def odds(
         raise OddsMethodError(
             Message("時間制限は 0 秒より長くしてください", "the time budget must be above 0 s")
         )
-    started = time.monotonic()
+    started = clock.now()
     run = make_runner(command, system, settings)
     counter = _Counting(SeededSource(seed))
     probe = run(counter)
@@ -159,7 +158,7 @@ def odds(
         except enumeration.TreeTooLarge:
             pass
     n = montecarlo.affordable_samples(samples, max(estimate.most_dice, counter.dice))
-    left = None if seconds is None else max(seconds - (time.monotonic() - started), seconds / 10)
+    left = None if seconds is None else max(seconds - (clock.now() - started), seconds / 10)
     return _from_sample(run, montecarlo.sample_outcomes(run, n, seed, left))
 
 
@@ -194,7 +193,7 @@ def _multisets(
     deadline: float | None,
 ) -> enumeration.Enumeration | None:
     """Multiset enumeration when every walk rolled the same n ≥ 2 dice of one size (None
-    also when ``time.monotonic()`` passes ``deadline`` first)."""
+    also when ``clock.now()`` passes ``deadline`` first)."""
     sides = estimate.sides
     if not sides or len(sides) < 2 or len(set(sides)) != 1 or sides[0] < 2:
         return None

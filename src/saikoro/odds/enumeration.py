@@ -11,13 +11,13 @@ probability is the product of 1/sides of its dice.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from saikoro.errors import SaikoroError
+from saikoro.odds import clock
 from saikoro.odds.runner import CommonDetails, NondeterministicCommandError, Outcome, outcome_of
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def enumerate_outcomes(
     deadline: float | None = None,
 ) -> Enumeration:
     """Run every dice sequence of ``run``; raises :class:`TreeTooLarge` past ``limit``
-    sequences, or when ``time.monotonic()`` passes ``deadline`` first."""
+    sequences, or when ``clock.now()`` passes ``deadline`` first."""
     source = TreeSource(limit * DEPTH_FACTOR)
     counts: dict[tuple[Outcome, int], int] = {}
     common = CommonDetails()
@@ -121,7 +121,7 @@ def enumerate_outcomes(
         sequences += 1
         if sequences > limit:
             raise TreeTooLarge()
-        if deadline is not None and sequences % 256 == 0 and time.monotonic() > deadline:
+        if deadline is not None and sequences % 256 == 0 and clock.now() > deadline:
             raise TreeTooLarge()
         denominator = source.denominators[source.pos - 1] if source.pos else 1
         key = (outcome_of(result), denominator)

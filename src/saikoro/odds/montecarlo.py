@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from saikoro.dice.randomizer import SeededSource
+from saikoro.odds import clock
 from saikoro.odds.result import FLAGS, Interval
 from saikoro.odds.runner import CommonDetails, outcome_of
 
@@ -86,7 +86,7 @@ def sample_outcomes(
 ) -> Sample:
     """Run the command ``n`` times with dice from ``SeededSource(seed)``; with ``seconds``,
     stop once that time has passed (after at least one run) with the runs done so far."""
-    deadline = None if seconds is None else time.monotonic() + seconds
+    deadline = None if seconds is None else clock.now() + seconds
     done = 0
     source = SeededSource(seed)
     hits = dict.fromkeys(FLAGS, 0)
@@ -107,7 +107,7 @@ def sample_outcomes(
             values[value] = values.get(value, 0) + 1
         common.see(result)
         done += 1
-        if deadline is not None and done < n and time.monotonic() >= deadline:
+        if deadline is not None and done < n and clock.now() >= deadline:
             break
     values = dict(sorted(values.items()))
     return Sample(done, hits, values, common.details, common.example, words, words_en, done < n)

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING
 
+from saikoro.odds import clock
 from saikoro.odds.enumeration import Enumeration
 from saikoro.odds.runner import CommonDetails, Outcome, outcome_of
 
@@ -78,13 +78,13 @@ def enumerate_multisets(
     deadline: float | None = None,
 ) -> Enumeration | None:
     """Every multiset of faces, checked for order-freedom; None when the order matters or
-    when ``time.monotonic()`` passes ``deadline`` first."""
+    when ``clock.now()`` passes ``deadline`` first."""
     rng = random.Random(seed)
     factorial = [math.factorial(k) for k in range(dice + 1)]
     counts: dict[Outcome, int] = {}
     common = CommonDetails()
     for i, combo in enumerate(combinations_with_replacement(range(1, sides + 1), dice)):
-        if deadline is not None and i % 64 == 0 and time.monotonic() > deadline:
+        if deadline is not None and i % 64 == 0 and clock.now() > deadline:
             return None
         found = _outcome(run, combo, sides)
         if found is None:

@@ -26,12 +26,8 @@ from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.server.bodies import error_answer, error_status_and_body, wants_extras
-from saikoro.server.fastpath import FastRollMiddleware
-from saikoro.server.middleware import (
-    BodyLimitMiddleware,
-    HeadAsGetMiddleware,
-    OpenCorsMiddleware,
-)
+from saikoro.server.fastpath import fast_roll
+from saikoro.server.middleware import ServerMiddleware
 from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
 from saikoro.server.routes_v2 import router
@@ -172,9 +168,7 @@ def create_app(
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     app.router.default = _socket_not_found(app.router.default)
-    # Outermost last: CORS wraps everything, including the 413 of the body bound.
-    app.add_middleware(FastRollMiddleware, state=app.state)
-    app.add_middleware(HeadAsGetMiddleware)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=max_body_bytes)
-    app.add_middleware(OpenCorsMiddleware)
+    # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET, and
+    # the roll route answered before any of FastAPI's machinery.
+    app.add_middleware(ServerMiddleware, max_bytes=max_body_bytes, fast=fast_roll(app.state))
     return app

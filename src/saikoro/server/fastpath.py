@@ -10,6 +10,7 @@ encoding as the FastAPI route, which stays for the OpenAPI document and for POST
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -27,15 +28,25 @@ class FastRollMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
-            match = ROLL_PATH.fullmatch(scope["path"])
-            if match:
-                await self._roll(match[1], scope, send)
+            answering = fast_roll(self.state)(scope)
+            if answering is not None:
+                await send_json(send, *(await answering))
                 return
         await self.app(scope, receive, send)
 
-    async def _roll(self, system_id: str, scope: Scope, send: Send) -> None:
+
+def fast_roll(state: Any) -> Callable[[Scope], Awaitable[tuple[int, bytes]] | None]:
+    """The answerer of ``GET …/roll`` for :class:`~saikoro.server.middleware.ServerMiddleware`:
+    for a GET scope, the awaitable answer (status, encoded body), or None for other paths."""
+
+    def answering(scope: Scope) -> Awaitable[tuple[int, bytes]] | None:
+        match = ROLL_PATH.fullmatch(scope["path"])
+        if match is None:
+            return None
         # As Starlette's QueryParams: latin-1 query, last value wins.
         query = dict(parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True))
-        job = RollJob("roll", system_id, query.get("command"), wants_extras(query))
-        status, body = await self.state.roller.run(client_key(scope), job)
-        await send_json(send, status, body)
+        job = RollJob("roll", match[1], query.get("command"), wants_extras(query))
+        reply: Awaitable[tuple[int, bytes]] = state.roller.run(client_key(scope), job)
+        return reply
+
+    return answering

@@ -5,17 +5,19 @@ Inline CSS only — no script, font, image or any other request — so the file 
 offline and can be published as is. Each speaker has a colour of their own (distinct
 colours in order of first appearance), times are Japan time in a Japanese log and UTC in an
 English one (said at the top), dice results are marked (the result after the last ``＞``, and
-success / failure / critical / fumble classes), rule notices and status changes are
+the outcome's class: success / failure / critical / fumble, hit / miss, damage / heal —
+:func:`saikoro.table.outcome.outcome`), rule notices and status changes are
 shown as quieter system lines.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from html import escape
 
 from saikoro.table.events import CHAT, ROLL, Event
+from saikoro.table.outcome import outcome
 
 Numbered = tuple[int, Event]
 
@@ -34,8 +36,13 @@ li.system{color:#666;font-size:.9em;background:#f3f3f3}
 .who{font-weight:bold;margin-right:.5em}
 .roll .dice{background:#eef3ff;border-radius:3px;padding:0 .2em}
 .result{font-weight:bold}
-.success .result{color:#0a7d2c}.failure .result{color:#b00020}
-.critical .result{color:#0050d0}.fumble .result{color:#8b0000}
+.success .result{color:#0a7d2c}.failure .result{color:#5b5650}
+.critical .result{color:#fff;background:#0a4fa8;border-radius:3px;padding:0 .25em}
+.fumble .result{color:#fff;background:#a1121a;border-radius:3px;padding:0 .25em}
+.hit .result{color:#0a7d2c}.miss .result{color:#5b5650}
+li.critical{background:#eaf1fc}li.fumble{background:#fcebec}
+li.system.damage{color:#a1121a}li.system.heal{color:#0a7d2c}
+li.system.hit,li.system.success{color:#0a7d2c}
 .secret{font-size:.75em;border:1px solid #999;border-radius:3px;padding:0 .3em;margin-left:.4em}
 """
 
@@ -75,14 +82,6 @@ def _time(at: str, lang: str) -> str:
     return moment.astimezone(clock).strftime("%H:%M") if moment.tzinfo else ""
 
 
-def _outcome_class(event: Event) -> str:
-    result = event.data.get("result") or {}
-    for key in ("critical", "fumble", "success", "failure"):
-        if result.get(key):
-            return key
-    return ""
-
-
 def _roll_body(text: str) -> str:
     """The dice text with its result (after the last ``＞``) marked."""
     head, sep, tail = text.rpartition("＞")
@@ -106,33 +105,59 @@ def render_line(
     elif speaking and ": " in text:  # a speaker shown by the core (GM / プレイヤー)
         who, _, text = text.partition(": ")
     time = f'<span class="time">{escape(_time(event.at, lang))}</span>'
+    result = outcome(event)
     if not speaking:
-        return f'<li class="system" id="e{seq}">{time}{escape(event.text.text(lang))}</li>'
+        classes = " ".join(c for c in ("system", result) if c)
+        return f'<li class="{classes}" id="e{seq}">{time}{escape(event.text.text(lang))}</li>'
     name = (
         f'<span class="who" style="color:{(colours or SpeakerColours())(who)}">{escape(who)}</span>'
         if who
         else ""
     )
     if event.kind == ROLL:
-        classes = " ".join(c for c in ("roll", _outcome_class(event)) if c)
+        classes = " ".join(c for c in ("roll", result) if c)
         mark = '<span class="secret">secret</span>' if event.secret else ""
         return f'<li class="{classes}" id="e{seq}">{time}{name}{_roll_body(text)}{mark}</li>'
     return f'<li class="chat" id="e{seq}">{time}{name}{escape(text)}</li>'
 
 
+#: Lines rendered before a chunk of the page is handed on (the page is never whole in memory).
+CHUNK_LINES = 256
+
+
 def render_log_html(room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja") -> str:
     """The whole page."""
-    colours = SpeakerColours()
-    lines = [line for seq, event in numbered if (line := render_line(seq, event, lang, colours))]
+    return "".join(iter_log_html(room, system, numbered, lang))
+
+
+def iter_log_html(
+    room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja"
+) -> Iterator[str]:
+    """The page in chunks of at most :data:`CHUNK_LINES` lines, as ``numbered`` is read
+    (a 100 000-event room streams in bounded memory); the line count closes the page."""
     title = f"{room} — saikoro log"
-    count = f"{len(lines)} 行" if lang == "ja" else f"{len(lines)} lines"
-    count += f" · {CLOCKS.get(lang, CLOCKS['en'])[1]}"
-    return (
+    yield (
         "<!doctype html>\n"
         f'<html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{escape(room)}</h1>"
-        f'<p class="meta">{escape(system)} · {count}</p>'
-        "<ol>\n" + "\n".join(lines) + "\n</ol></body></html>\n"
+        f'<p class="meta">{escape(system)} · {CLOCKS.get(lang, CLOCKS["en"])[1]}</p>'
+        "<ol>\n"
     )
+    colours = SpeakerColours()
+    count = 0
+    chunk: list[str] = []
+    for seq, event in numbered:
+        line = render_line(seq, event, lang, colours)
+        if line is None:
+            continue
+        count += 1
+        chunk.append(line)
+        if len(chunk) >= CHUNK_LINES:
+            yield "\n".join(chunk) + "\n"
+            chunk.clear()
+    if chunk:
+        yield "\n".join(chunk) + "\n"
+    shown = f"{count} 行" if lang == "ja" else f"{count} lines"
+    yield f'</ol><p class="meta">{shown}</p></body></html>\n'

@@ -28,6 +28,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 log = logging.getLogger("saikoro.server")
 
 CORS_HEADERS: list[tuple[bytes, bytes]] = [(b"access-control-allow-origin", b"*")]
+#: On every HTTP response (API JSON, pages, errors): CORS, and no MIME sniffing.
+EVERY_RESPONSE_HEADERS: list[tuple[bytes, bytes]] = [
+    *CORS_HEADERS,
+    (b"x-content-type-options", b"nosniff"),
+]
 PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
     (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
     (b"access-control-allow-headers", b"*"),
@@ -80,7 +85,7 @@ class OpenCorsMiddleware:
                 {
                     "type": "http.response.start",
                     "status": 204,
-                    "headers": [*CORS_HEADERS, *PREFLIGHT_HEADERS],
+                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
                 }
             )
             await send({"type": "http.response.body", "body": b""})
@@ -93,8 +98,8 @@ class OpenCorsMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                if b"access-control-allow-origin" not in names:
-                    message["headers"] = [*message.get("headers", []), *CORS_HEADERS]
+                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
+                message["headers"] = [*message.get("headers", []), *missing]
             await send(message)
 
         try:
@@ -102,10 +107,10 @@ class OpenCorsMiddleware:
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
             return
         if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
-            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
 
 
 class RequestTooLarge(HTTPException):
@@ -192,3 +197,119 @@ class HeadAsGetMiddleware:
             await send(event)
 
         await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
+class ServerMiddleware:
+    """The server's one middleware: what :class:`OpenCorsMiddleware`,
+    :class:`BodyLimitMiddleware` and :class:`HeadAsGetMiddleware` do, and ``fast`` (the
+    roll route's answerer, :mod:`saikoro.server.fastpath`) called before anything else —
+    one layer, not four nested wrappers around every request."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        fast: Callable[[Scope], Awaitable[tuple[int, bytes]] | None] | None = None,
+    ) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.fast = fast
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        method = scope["method"]
+        head = method == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+        elif method == "OPTIONS" and any(
+            name == b"access-control-request-method" for name, _ in scope.get("headers") or []
+        ):
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 204,
+                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+            return
+        if self._too_big(scope):
+            refusal = error_body(scope, "request too large", too_large(self.max_bytes))
+            await send_json(
+                send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS
+            )
+            return
+        if self.fast is not None and scope["method"] == "GET":
+            answering = self.fast(scope)
+            if answering is not None:
+                try:
+                    status, body = await answering
+                except Exception:  # the last resort, as below
+                    log.exception("unhandled error in %s %s", method, scope.get("path"))
+                    status, body = error_body(scope, "internal error")
+                await send_json(
+                    send if not head else _headers_only(send), status, body, EVERY_RESPONSE_HEADERS
+                )
+                return
+        await self._app(scope, receive, send if not head else _headers_only(send))
+
+    def _too_big(self, scope: Scope) -> bool:
+        for name, value in scope.get("headers") or []:
+            if name == b"content-length":
+                try:
+                    return int(value) > self.max_bytes
+                except ValueError:
+                    return True
+        return False
+
+    async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        seen = 0
+        started = False
+
+        async def limited_receive() -> Event:
+            nonlocal seen
+            event = await receive()
+            if event["type"] == "http.request":
+                seen += len(event.get("body", b""))
+                if seen > self.max_bytes:
+                    raise RequestTooLarge(self.max_bytes)
+            return event
+
+        async def send_with_cors(message: Event) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                names = {name.lower() for name, _ in message.get("headers", [])}
+                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
+                message["headers"] = [*message.get("headers", []), *missing]
+            await send(message)
+
+        try:
+            await self.app(scope, limited_receive, send_with_cors)
+        except RequestTooLarge:
+            if not started:
+                refusal = error_body(scope, "request too large", too_large(self.max_bytes))
+                await send_json(send, *refusal, EVERY_RESPONSE_HEADERS)
+            return
+        except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
+            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
+            if not started:
+                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
+            return
+        if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
+            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
+
+
+def _headers_only(send: Send) -> Send:
+    """``send`` for a HEAD request: the GET's headers, an empty body."""
+
+    async def send_headers_only(event: Event) -> None:
+        if event["type"] == "http.response.body":
+            if not event.get("more_body", False):
+                await send({"type": "http.response.body", "body": b""})
+            return
+        await send(event)
+
+    return send_headers_only

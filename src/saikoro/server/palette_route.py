@@ -27,6 +27,7 @@ import json
 import re
 import time
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -121,6 +122,7 @@ def _item(
     *,
     own: bool,
     deadline: float,
+    clock: Callable[[], float] = time.monotonic,
 ) -> dict[str, Any]:
     """One palette line; its chance under ``settings`` (None: not computed, or the
     palette's time budget, ending at ``deadline``, is spent)."""
@@ -136,7 +138,7 @@ def _item(
     select = _value_to_type(resolved, value) if resolved and value else None
     edit = resolved is None or value is not None
     chance = None
-    left = min(ODDS_SECONDS, deadline - time.monotonic())
+    left = min(ODDS_SECONDS, deadline - clock())
     if settings is not None and resolved and not edit and left >= 0.1:
         chance = chance_of_success(system, resolved, settings, left)
     return {
@@ -176,10 +178,16 @@ def own_palette_lines(character: Character, generated: list[str]) -> list[str]:
 
 
 def palette_items(
-    system: str, character: Character, settings: dict[str, Any], *, chances: bool = True
+    system: str,
+    character: Character,
+    settings: dict[str, Any],
+    *,
+    chances: bool = True,
+    clock: Callable[[], float] = time.monotonic,
 ) -> list[dict[str, Any]]:
     """The character's own palette lines, then saikoro's part of its palette, resolved,
-    each with its chance under the house rules ``settings`` (without ``chances``: None)."""
+    each with its chance under the house rules ``settings`` (without ``chances``: None).
+    ``clock`` measures the palette's time budget (tests inject one)."""
     from saikoro.sheets import sheet_from_data
     from saikoro.table.dispatch import tracker_for
     from saikoro.transfer.palette import SAIKORO_HEADER, build_palette
@@ -190,15 +198,15 @@ def palette_items(
     odds_settings = settings if chances else None
     mine = own_palette_lines(character, lines)[:OWN_LINES_MAX]
     asked = _asked_values(generated) | _asked_values(mine)
-    deadline = time.monotonic() + PALETTE_SECONDS
+    deadline = clock() + PALETTE_SECONDS
     # saikoro's own lines first, so the budget always reaches them; shown after the player's
     ours = [
-        _item(line, system, refs, odds_settings, asked, own=False, deadline=deadline)
+        _item(line, system, refs, odds_settings, asked, own=False, deadline=deadline, clock=clock)
         for line in generated
         if not line.startswith("//")
     ]
     own = [
-        _item(line, system, refs, odds_settings, asked, own=True, deadline=deadline)
+        _item(line, system, refs, odds_settings, asked, own=True, deadline=deadline, clock=clock)
         for line in mine
     ]
     return own + ours

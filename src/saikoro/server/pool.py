@@ -83,6 +83,11 @@ class PoolLimits:
     queue_timeout: float = 10.0  # seconds a job may wait for a worker
     heavy_seconds: float = 0.02  # a client whose jobs average more is "heavy"
     cost_delay: float = 5.0  # seconds of a job's turn per second of its client's average cost
+    #: A command whose last measured cost (on a worker) was at most this runs on the event
+    #: loop, without the worker round trip (0: never); ``inline_budget`` bounds such a run:
+    #: a die asked for past it ends the attempt, and the command goes to a worker instead.
+    inline_seconds: float = 0.002
+    inline_budget: float = 0.01
 
 
 class RollTimeoutError(SaikoroError):
@@ -144,6 +149,26 @@ class DeadlineSource:
     def roll(self, sides: int) -> int:
         if time.monotonic() > self.deadline:
             raise RollTimeoutError(self.seconds)
+        return self.source.roll(sides)
+
+
+class _Overran(Exception):
+    """An inline run went past its budget (never a SaikoroError: no answer catches it)."""
+
+
+class _InlineBudget:
+    """A dice source for a run on the event loop: a die asked for past ``seconds`` ends it."""
+
+    def __init__(self, source: DiceSource | None, seconds: float) -> None:
+        from saikoro.dice.randomizer import RandomSource
+
+        self.source = source if source is not None else RandomSource()
+        self.deadline = time.monotonic() + seconds
+        self.yields_faces = getattr(self.source, "yields_faces", False)
+
+    def roll(self, sides: int) -> int:
+        if time.monotonic() > self.deadline:
+            raise _Overran()
         return self.source.roll(sides)
 
 
@@ -270,9 +295,15 @@ class RollPool:
     STARTUP_SECONDS = 60.0  # a worker not ready by then is killed and started again
     KNOWN_COMMANDS = 4096  # commands whose last cost is remembered (the oldest are dropped)
 
-    def __init__(self, limits: PoolLimits | None = None, source_factory: Any = None) -> None:
+    def __init__(
+        self,
+        limits: PoolLimits | None = None,
+        source_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.limits = limits or PoolLimits()
         self.source_factory = source_factory  # picklable sources only (scripted dice)
+        self.clock = clock  # orders the turns (tests inject one); deadlines use the loop's
         self._context: Any
         if "forkserver" in multiprocessing.get_all_start_methods():
             self._context = multiprocessing.get_context("forkserver")
@@ -285,6 +316,8 @@ class RollPool:
         self._waiting: list[_Waiter] = []
         self._clients: dict[str, _Client] = {}
         self._known: OrderedDict[int, float] = OrderedDict()  # a command's hash → its cost
+        self._overran: OrderedDict[int, None] = OrderedDict()  # commands too slow to inline
+        self._peak: OrderedDict[int, float] = OrderedDict()  # a command's costliest run
         self._order = itertools.count()
         self._tasks: set[asyncio.Future[Any]] = set()
         # Starting a process talks to the fork server: one at a time, never on the loop.
@@ -397,6 +430,10 @@ class RollPool:
         key = self._command_key(job)
         self._known[key] = cost
         self._known.move_to_end(key)
+        self._peak[key] = max(cost, self._peak.get(key, 0.0))
+        self._peak.move_to_end(key)
+        while len(self._peak) > self.KNOWN_COMMANDS:
+            self._peak.popitem(last=False)
         while len(self._known) > self.KNOWN_COMMANDS:
             self._known.popitem(last=False)
 
@@ -427,7 +464,7 @@ class RollPool:
     async def _turn(self, key: str, client: _Client, heavy: bool) -> _Worker | None:
         """Wait for a worker; None when none came within the queue timeout."""
         loop = asyncio.get_running_loop()
-        turn = time.monotonic() + self.limits.cost_delay * client.cost, next(self._order)
+        turn = self.clock() + self.limits.cost_delay * client.cost, next(self._order)
         waiter = _Waiter(key, loop.create_future(), turn, heavy)
         client.waiting += 1
         self._waiting.append(waiter)
@@ -457,6 +494,34 @@ class RollPool:
         elif worker in self._workers:
             self._idle[worker.lane].append(worker)
         self._dispatch()
+
+    # -- cheap work on the loop ---------------------------------------------------
+    def _runs_inline(self, client: _Client, job: RollJob) -> bool:
+        """Cheap as the cost model knows it: this command ran within ``inline_seconds``
+        last time, and the client is not a heavy one."""
+        key = self._command_key(job)
+        peak = self._peak.get(key)  # its costliest run (a parse cache makes repeats cheap)
+        limit = self.limits.inline_seconds
+        if peak is None or peak > limit or limit <= 0 or self._heavy(client):
+            return False
+        return key not in self._overran
+
+    def _inline(self, client: _Client, job: RollJob) -> Reply | None:
+        """Run ``job`` here; None when it overran ``inline_budget`` (a worker takes it)."""
+        source = self.source_factory() if self.source_factory is not None else None
+        guard = _InlineBudget(source, self.limits.inline_budget)
+        started = time.process_time()
+        try:
+            reply = answer(job, guard)
+        except _Overran:  # never on the loop again (its cost on a worker is CPU time only)
+            self._overran[self._command_key(job)] = None
+            while len(self._overran) > self.KNOWN_COMMANDS:
+                self._overran.popitem(last=False)
+            return None
+        cost = time.process_time() - started
+        client.cost += self.COST_WEIGHT * (cost - client.cost)
+        self._remember(job, cost)
+        return reply
 
     # -- work -------------------------------------------------------------------
     async def _attempt(self, client: _Client, worker: _Worker, job: RollJob, payload: Any) -> Any:
@@ -496,16 +561,21 @@ class RollPool:
 
     async def run(self, key: str, job: RollJob) -> Reply:
         """Run ``job`` for the client ``key`` (its address): ``(status, JSON body)``."""
-        now = time.monotonic()
+        now = self.clock()
         self._forget_idle_clients(now)
         client = self._clients.get(key)
         if client is None:
-            client = self._clients[key] = _Client(cost=self.limits.heavy_seconds)
+            client = self._clients[key] = _Client(cost=self.limits.heavy_seconds, seen=now)
         client.seen = now
         if client.running + client.waiting >= (
             self.limits.per_client_running + self.limits.per_client_waiting
         ):
             return error_reply(TooManyRequestsError(), job.extras)
+        if self._runs_inline(client, job):
+            reply = self._inline(client, job)
+            await asyncio.sleep(0)  # a turn for everyone else on the loop after each one
+            if reply is not None:
+                return reply
         worker = await self._turn(key, client, self._predicted_heavy(client, job))
         if worker is None:
             return error_reply(BusyError(), job.extras)

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from fastapi import APIRouter, FastAPI, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
@@ -37,6 +37,7 @@ from saikoro.server.table.errors import (
 )
 from saikoro.server.table.feed import Numbered
 from saikoro.server.table.limits import TableLimits
+from saikoro.server.table.pages import page_before
 from saikoro.server.table.service import Caller, TableService, view_numbered
 from saikoro.table.actors import Actor
 
@@ -88,6 +89,10 @@ class AddCharacter(BaseModel):
         None, description="an Udonarium zip/xml (or any character file) as base64"
     )
     side: Literal["pc", "npc"] | None = None
+    names: list[str] | None = Field(
+        None, description="the characters to bring in from a file of several (Udonarium room)"
+    )
+    all_npcs: bool = Field(False, description="bring every character of the file in as an NPC")
 
 
 class JoinRoom(BaseModel):
@@ -99,6 +104,9 @@ class JoinRoom(BaseModel):
     )
     character_base64: str | None = Field(
         None, description="an Udonarium zip/xml (or any character file) as base64"
+    )
+    name: str | None = Field(
+        None, description="the character to join with, from a file of several (Udonarium room)"
     )
 
 
@@ -276,7 +284,9 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
         raise unauthorized()
     await asyncio.to_thread(service.room, room)  # 404 before anything else
     content = character_content(body.character, body.character_base64)
-    _link, token, as_name = await asyncio.to_thread(join, service.store, room, invite, content)
+    _link, token, as_name = await asyncio.to_thread(
+        join, service.store, room, invite, content, body.name
+    )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
 
@@ -293,9 +303,18 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     service = table_service(request)
     caller = await caller_for_request(request, room)
     content = character_content(body.character, body.character_base64)
-    name = await asyncio.to_thread(add, service.store, room, caller.link, content, body.side)
+    added = await asyncio.to_thread(
+        add,
+        service.store,
+        room,
+        caller.link,
+        content,
+        body.side,
+        names=body.names,
+        all_npcs=body.all_npcs,
+    )
     await service.publish_latest(room)
-    return {"ok": True, "as": name}
+    return {"ok": True, "as": added[0], "added": added}
 
 
 @router.post(
@@ -319,39 +338,53 @@ async def post_line(
     summary="The room's state as the caller may see it",
 )
 async def get_state(room: str, request: Request) -> dict[str, Any]:
-    from saikoro.table.view import view_state
-
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    state = await asyncio.to_thread(service.state, caller.room)
-    body = view_state(state, caller.actor)
+    body = await asyncio.to_thread(service.view, caller.room, caller.actor)
     body["you"] = {
         "role": caller.actor.role,
         "characters": sorted(caller.actor.characters),
         "label": caller.actor.label,
     }
-    body["version"] = state.version
     return body
+
+
+#: The most events one ``/events?before=`` page holds (and its default).
+EVENTS_PAGE_MAX = 1000
+EVENTS_PAGE = 200
+#: The largest seq a room can reach (the store's 32-bit integer column).
+SEQ_MAX = 2**31 - 1
 
 
 @router.get(
     "/{room:path}/events",
     response_model=EventsBody,
-    responses={s: REFUSALS[s] for s in (401, 404)},
-    summary="The caller's view of the log after seq AFTER",
+    responses={s: REFUSALS[s] for s in (401, 404, 422)},
+    summary="The caller's view of the log: after seq AFTER (with each event's state "
+    "change), or the LIMIT events before seq BEFORE (paging back)",
 )
-async def get_events(room: str, request: Request, after: int = Query(0, ge=0)) -> dict[str, Any]:
+async def get_events(
+    room: str,
+    request: Request,
+    after: int = Query(0, ge=0, le=SEQ_MAX),
+    before: int | None = Query(None, ge=1, le=SEQ_MAX),
+    limit: int | None = Query(None, ge=1, le=SEQ_MAX),
+) -> Response:
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    numbered, last = await asyncio.to_thread(_viewed_and_last, service, caller, after)
-    return {"events": numbered_json(numbered), "last_seq": last}
+    if before is not None:
+        size = min(limit or EVENTS_PAGE, EVENTS_PAGE_MAX)
+        text = await asyncio.to_thread(page_before, service, caller, before, size)
+        return Response(text, media_type="application/json")
+    items, last = await asyncio.to_thread(_changed_and_last, service, caller, after, limit)
+    return JSONResponse({"events": items, "last_seq": last})
 
 
-def _viewed_and_last(
-    service: TableService, caller: Caller, after: int
-) -> tuple[list[Numbered], int]:
+def _changed_and_last(
+    service: TableService, caller: Caller, after: int, limit: int | None
+) -> tuple[list[dict[str, Any]], int]:
     version = service.store.version(caller.room)
-    return service.viewed_events(caller.room, caller.actor, after), version
+    return service.changed_events(caller.room, caller.actor, after, limit), version
 
 
 @router.get(
@@ -361,16 +394,19 @@ def _viewed_and_last(
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
 )
 async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
-    from saikoro.server.log_html import render_log_html
+    from saikoro.server.log_html import iter_log_html
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    # The published log: what everyone at the table may see (secrets only once revealed).
-    numbered = await asyncio.to_thread(service.viewed_events, caller.room, Actor.spectator())
-    page = render_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
+    # The published log: what everyone at the table may see (secrets only once revealed),
+    # read from the store in batches and sent as it is rendered (bounded memory).
+    revealed = await asyncio.to_thread(service.revealed, caller.room)
+    numbered = service.published_events(caller.room, revealed)
+    chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
     filename = quote(f"{caller.room.name}.html")
-    return HTMLResponse(
-        page,
+    return StreamingResponse(
+        (chunk.encode("utf-8") for chunk in chunks),
+        media_type="text/html; charset=utf-8",
         headers={
             "Content-Disposition": f"inline; filename*=UTF-8''{filename}",
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
@@ -420,6 +456,7 @@ async def revoke_link(room: str, link_id: str, request: Request) -> dict[str, An
     service = table_service(request)
     caller = await caller_for_request(request, room)
     await asyncio.to_thread(revoke, service.store, room, link_id, by=caller.link)
+    await service.revoked(room)  # no process goes on trusting the token it resolved
     for end in list(service.socket_enders.get(link_id, ())):  # its open sockets end now
         await end()
     return {"ok": True}
@@ -517,15 +554,19 @@ class _RoomSocket:
                 await self.websocket.close()
 
     async def _push(self, subscription: Any, revealed: set[str]) -> None:
-        from saikoro.table.view import revealed_ids, view_event
+        from saikoro.table.view import may_see, revealed_ids, view_event
 
-        room, hub = self.caller.room.name, self.service.hub
+        room, hub, actor = self.caller.room.name, self.service.hub, self.caller.actor
         while True:
             batch = await subscription.next_batch()
             revealed |= revealed_ids(event for _seq, event in batch)
             for seq, event in batch:
-                shown = view_event(event, self.caller.actor, revealed)
-                await self.send(hub.encoded(room, seq, shown, redacted=shown is not event))
+                shown = view_event(event, actor, revealed)
+                hidden = not may_see(event, actor, revealed)
+                text = hub.encoded(
+                    room, seq, shown, redacted=shown is not event, hidden=hidden, actor=actor
+                )
+                await self.send(text)
 
     async def _read(self) -> None:
         while True:

@@ -19,7 +19,7 @@ import hmac
 import secrets
 import uuid
 
-from sqlalchemy import Column, Index, String, Table, insert, select, update
+from sqlalchemy import Column, Index, String, Table, func, insert, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 
@@ -145,6 +145,12 @@ class LinkStore:
                 .values(revoked_at=now_iso())
             ).rowcount
         return moved == 1
+
+    def revoked_count(self) -> int:
+        """How many links were ever revoked (it only grows: a change means a revoke)."""
+        with self.engine.connect() as conn:
+            query = select(func.count()).select_from(links).where(links.c.revoked_at.isnot(None))
+            return int(conn.execute(query).scalar_one())
 
     def reissue(self, room: str, link_id: str) -> tuple[Link, str] | None:
         """Revoke a link and create one of the same role and character in its place."""

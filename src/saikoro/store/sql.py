@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import ValidationError
 from sqlalchemy import (
     Column,
+    Index,
     Integer,
     MetaData,
     String,
@@ -88,6 +89,8 @@ events = Table(
     Column("command_id", String(64), nullable=False, index=True),
     Column("body", Text, nullable=False),
 )
+#: The reveals of a room (``events_of_kind``) without scanning its whole log.
+Index("ix_saikoro_events_room_kind", events.c.room_id, events.c.kind)
 
 snapshots = Table(
     "saikoro_snapshots",

@@ -93,13 +93,13 @@ def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase
     SHEET_IMPORTERS[suffix.lower()] = loader
 
 
-#: (bytes, system) → a sheet, or None when not that reader's format: characters sent in a
-#: request (joining a shared room). ``saikoro.transfer.register_with_table()`` registers
-#: CCFOLIA / Udonarium.
-CHARACTER_READERS: list[Callable[[bytes, str], SheetBase | None]] = []
+#: (bytes, system) → the file's characters (an Udonarium room file holds several), or None
+#: when not that reader's format: characters sent in a request (joining a shared room).
+#: ``saikoro.transfer.register_with_table()`` registers CCFOLIA / Udonarium.
+CHARACTER_READERS: list[Callable[[bytes, str], list[SheetBase] | None]] = []
 
 
-def register_character_reader(reader: Callable[[bytes, str], SheetBase | None]) -> None:
+def register_character_reader(reader: Callable[[bytes, str], list[SheetBase] | None]) -> None:
     if reader not in CHARACTER_READERS:
         CHARACTER_READERS.append(reader)
 
@@ -535,6 +535,13 @@ GM_BUILTINS: dict[str, tuple[str, Message]] = {
     "set": ("/gm set 名前 項目 値", Message("値を直接決める", "set a value")),
     "note": ("/gm note 文", Message("裁定をログに残す", "log a ruling")),
     "order": ("/gm order 名前…", Message("手番順を決める", "set the turn order")),
+    "session": (
+        "/gm session end",
+        Message(
+            "セッション終了 (生き残ったキャラクターを記録、システムのルールで成長へ)",
+            "end the session (marks who survived; the system's growth follows)",
+        ),
+    ),
     "setting": (
         "/gm setting [項目 [値|default]]",
         Message(
@@ -571,8 +578,29 @@ def _slash(
     else:
         actor = acting_character(emit, speaker, ctx)
     emit.gm = ctx.gm
+    _gate(emit, tracker, verb, args, actor)
     handler(emit, actor, args)
     return None
+
+
+def _gate(emit: Emit, tracker: Tracker, verb: str, args: list[str], actor: str) -> None:
+    """The system's one action gate (:meth:`Tracker.action_refusal`): a player's action the
+    actor's state forbids is refused, nothing changed; a GM's line passes as a logged ruling."""
+    kind = tracker.action_kind(verb, args)
+    if kind is None or actor not in emit.state.characters:
+        return
+    refusal = tracker.action_refusal(emit, actor, kind)
+    if refusal is None:
+        return
+    emit.refuse_or_rule(
+        refusal,
+        "cannot act",
+        Message(
+            f"GM裁定: {refusal.ja} が、GM の行として行う",
+            f"GM ruling: {refusal.en}, but the GM's line does it",
+        ),
+        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
+    )
 
 
 def acting_character(emit: Emit, speaker: str | None, ctx: Context) -> str:
@@ -1009,6 +1037,9 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     if sub == "setting":
         _gm_setting(emit, tracker, args[1:])
         return
+    if sub == "session":
+        _gm_session(emit, tracker, args[1:])
+        return
     special = tracker.gm_verbs.get(sub)
     if special is not None:
         special(emit, args[1:])
@@ -1017,6 +1048,30 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         "/gm set 名前 項目 値 · /gm note 文 · /gm order 名前… です",
         "use /gm set NAME KEY VALUE, /gm note TEXT or /gm order NAME…",
     )
+
+
+#: The room field counting the sessions the GM has ended (``/gm session end``).
+SESSIONS = "sessions"
+
+
+def _gm_session(emit: Emit, tracker: Tracker, args: list[str]) -> None:
+    """``/gm session end``: the GM ends a session (not during a combat); the room counts it
+    and the system marks who survived it (:meth:`Tracker.end_session`)."""
+    if [a.lower() for a in args] != ["end"]:
+        raise fail("/gm session end です", "use /gm session end")
+    if emit.state.combat is not None:
+        raise fail(
+            "戦闘中はセッションを終えられません (先に /combat end)",
+            "a combat is running: end it first (/combat end)",
+            "in combat",
+        )
+    number = int(emit.state.fields.get(SESSIONS, 0)) + 1
+    emit.add(
+        ev.ROOM_SET,
+        {"key": SESSIONS, "value": number, "ruling": "session end"},
+        text=Message(f"GM裁定: セッション{number} 終了", f"GM ruling: session {number} ends"),
+    )
+    tracker.end_session(emit, number)
 
 
 def _gm_setting(emit: Emit, tracker: Tracker, args: list[str]) -> None:

@@ -112,6 +112,10 @@ class Event:
             out["gm"] = True
         if self.by_gm:
             out["by_gm"] = True
+        from saikoro.table.outcome import outcome  # it reads events: imported late
+
+        if shown := outcome(self):  # what the page colours the line by (derived, not read back)
+            out["outcome"] = shown
         return out
 
     @classmethod

@@ -347,18 +347,22 @@ def public_character(c: Character) -> dict[str, Any]:
 def public_view(state: RoomState, lang_labels: dict[str, str] | None = None) -> dict[str, Any]:
     """``/state``'s JSON: room, system, characters (name, hp, max_hp, conditions, …), combat."""
     characters = [public_character(c) for c in state.characters.values()]
-    combat = None
-    if state.combat is not None:
-        combat = {
-            "round": state.combat.round,
-            "order": list(state.combat.order),
-            "current": state.combat.current,
-        }
     return {
         "room": state.room,
         "system": state.system,
         "characters": characters,
-        "combat": combat,
+        "combat": public_combat(state),
+    }
+
+
+def public_combat(state: RoomState) -> dict[str, Any] | None:
+    """The combat as everyone sees it (round, order, whose turn), or None."""
+    if state.combat is None:
+        return None
+    return {
+        "round": state.combat.round,
+        "order": list(state.combat.order),
+        "current": state.combat.current,
     }
 
 

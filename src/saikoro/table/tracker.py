@@ -38,6 +38,10 @@ class Tracker:
     actorless_verbs: Collection[str] = frozenset()
     #: Other systems' verbs typed here → what this system calls them (``/attack`` → ``/melee``).
     verb_hints: Mapping[str, Message] = MappingProxyType({})
+    #: What kind of action each verb is (``"attack"``, ``"move"``, ``"card"``, ``"check"``, …;
+    #: the system names its kinds): :meth:`action_refusal` decides from it whether the actor
+    #: may act. A verb not listed is not gated (bookkeeping such as ``/levelup``).
+    action_kinds: Mapping[str, str] = MappingProxyType({})
 
     #: A dice line of this system with a ``{…}`` of the speaker's sheet, for ``/help`` and the
     #: web page's input placeholder.
@@ -133,6 +137,22 @@ class Tracker:
         if key in refs:
             return key, int(refs[key]), 0
         return None
+
+    # -- the action gate ----------------------------------------------------
+    def action_kind(self, verb: str, args: list[str]) -> str | None:
+        """The kind of action ``/verb args`` is (None: not an action, never gated); a system
+        may look at the arguments (``/swim off`` is no action where ``/swim`` is)."""
+        return self.action_kinds.get(verb)
+
+    def action_refusal(self, emit: Emit, actor: str, kind: str) -> Message | None:
+        """Why ``actor`` may not take a ``kind`` action now (conditions, HP), or None: the
+        one gate every verb of the system passes through. A GM's line passes it as a ruling
+        (the dispatcher logs that). The generic table gates nothing."""
+        return None
+
+    def end_session(self, emit: Emit, number: int) -> None:
+        """``/gm session end`` (session ``number``, already logged): the system's
+        consequences (who survived, growth owed); none on the generic table."""
 
     def after_roll(self, emit: Emit, speaker: str, result: Any) -> None:
         """A system's bookkeeping after a dice line of character ``speaker`` (a RollResult)."""

@@ -93,26 +93,48 @@ def view_state(state: RoomState, actor: Actor) -> dict[str, Any]:
     """``/state`` for ``actor``: :func:`public_view`, who the reader is (``you``), and each
     character's current values (``values``: ``{ラベル}`` → number) for the GM and for the
     character's own player."""
-    from saikoro.table.dispatch import tracker_for
-
     data = public_view(state)
-    tracker = tracker_for(state.system)
-    for row in data["characters"]:
-        character = state.characters.get(row["name"])
-        if character is None:
-            continue
-        mine = actor.role == "player" and actor.owns(character.name)
-        row["mine"] = mine
-        if actor.is_gm or mine:
-            row["values"] = tracker.references(character)
+    rows, values = character_rows(state, list(state.characters))
+    data["characters"] = [reader_row(row, values.get(name), actor) for name, row in rows.items()]
     data["you"] = actor.to_json()
     return data
+
+
+def character_rows(
+    state: RoomState, names: list[str]
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The public rows of ``names`` (as :func:`public_character`) and their values
+    (``Tracker.references``), each made once for every reader."""
+    from saikoro.table.dispatch import tracker_for
+
+    tracker = tracker_for(state.system)
+    rows: dict[str, dict[str, Any]] = {}
+    values: dict[str, dict[str, Any]] = {}
+    for name in names:
+        character = state.characters.get(name)
+        if character is None:
+            continue
+        rows[name] = public_character(character)
+        values[name] = tracker.references(character)
+    return rows, values
+
+
+def reader_row(row: dict[str, Any], values: dict[str, Any] | None, actor: Actor) -> dict[str, Any]:
+    """A character's row as ``actor`` reads it: ``mine``, and ``values`` for the GM and
+    the character's own player."""
+    mine = actor.role == "player" and actor.owns(row["name"])
+    shown = {**row, "mine": mine}
+    if (actor.is_gm or mine) and values is not None:
+        shown["values"] = values
+    return shown
 
 
 __all__ = [
     "PLAYER_NAME",
     "actor_name",
+    "character_rows",
     "may_see",
+    "reader_row",
     "redacted",
     "revealed_ids",
     "rolled_by",

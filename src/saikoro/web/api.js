@@ -1,15 +1,19 @@
 // The table API of saikoro serve (docs/table-api.md): JSON over HTTP and one WebSocket.
-import { lang } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, data = {}) {
     super(message);
     this.status = status;
+    this.data = data; // the refusal's body (e.g. `characters` of a file of several)
   }
 }
 
 /** A refusal's message in the page's language (`messages`), else the bilingual one. */
 export const refusalText = (data) => data.messages?.[lang()] || data.message || data.reason || '';
+
+/** A failure the server did not explain (a 500, a proxy's page): said in the page's language. */
+const unexplained = (response) => `${t('serverError')} (${response.status})`;
 
 async function call(method, url, token, body) {
   const headers = {};
@@ -22,7 +26,7 @@ async function call(method, url, token, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok || data.ok === false) {
-    throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+    throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
   }
   return data;
 }
@@ -62,13 +66,19 @@ export class Room {
     return Array.isArray(data) ? data : data.events ?? [];
   }
 
+  /** The `limit` events before seq `before`, oldest first (paging back through the log). */
+  async eventsBefore(before, limit) {
+    const data = await this.get(`/events?before=${before}&limit=${limit}`);
+    return data.events ?? [];
+  }
+
   async download(path) {
     const response = await fetch(roomPath(this.room) + path, {
       headers: { Authorization: `Bearer ${this.token}` },
     });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new ApiError(refusalText(data) || `${response.status} ${response.statusText}`, response.status);
+      throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
     }
     return response.blob();
   }

@@ -126,6 +126,31 @@ function dropZone(zone, onFile) {
   });
 }
 
+/**
+ * A file of several characters (an Udonarium room file): a list of its `names` and buttons
+ * that call `onPick({ names })` — or, for the GM (`several`), `onPick({ all_npcs: true })`.
+ */
+function characterPicker(names, several, onPick) {
+  const box = document.createElement('span'); // inside the alert paragraph
+  box.className = 'picker';
+  const list = document.createElement('select');
+  list.multiple = several;
+  list.size = Math.min(names.length, 8);
+  list.setAttribute('aria-label', t('pickCharacters'));
+  list.append(...names.map((name) => new Option(name)));
+  const button = (word, pick) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = t(word);
+    b.onclick = pick;
+    return b;
+  };
+  const chosen = () => [...list.selectedOptions].map((o) => o.value);
+  box.append(list, button(several ? 'addChosen' : 'joinChosen', () => chosen().length && onPick({ names: chosen() })));
+  if (several) box.append(button('addAllNpcs', () => onPick({ all_npcs: true })));
+  return box;
+}
+
 let joinTake = null; // the open join form's taker of a dropped character
 
 function join(room, invite) {
@@ -157,6 +182,16 @@ function join(room, invite) {
       go(joined.url);
     } catch (err) {
       error.textContent = err.message;
+      if (err.data?.characters) { // a room file: join with one of its characters
+        const body = payload ?? { character };
+        error.append(characterPicker(err.data.characters, false, async ({ names }) => {
+          try {
+            go((await api.post('/join', { invite, ...body, name: names[0] })).url);
+          } catch (again) {
+            error.textContent = again.message;
+          }
+        }));
+      }
     }
   };
 }
@@ -171,6 +206,35 @@ async function systemPage(system) {
 
 /** Events after which the GM's links panel may have changed (a player joined or left). */
 const LINK_EVENTS = new Set(['character_added', 'character_removed']);
+/** Events shown when a room opens, and fetched at once when scrolling up. */
+const LOG_PAGE = 200;
+/** Palettes kept per (speaker, values, settings): switching back costs no request. */
+const PALETTES_KEPT = 32;
+
+/**
+ * `state` after an event's `change` (docs/table-api.md): its rows replace the characters of
+ * the same name (new ones are appended), `removed` leave, `combat` replaces the combat,
+ * `all` replaces every character. Returns a new object.
+ */
+export function applyChange(state, change) {
+  const next = { ...state, version: change.version };
+  let characters = state.characters ?? [];
+  if (change.all) {
+    characters = change.characters ?? [];
+    next.system = change.system ?? state.system;
+  } else if (change.characters) {
+    characters = [...characters];
+    for (const row of change.characters) {
+      const at = characters.findIndex((c) => c.name === row.name);
+      if (at >= 0) characters[at] = row;
+      else characters.push(row);
+    }
+  }
+  if (change.removed) characters = characters.filter((c) => !change.removed.includes(c.name));
+  next.characters = characters;
+  if ('combat' in change) next.combat = change.combat;
+  return next;
+}
 
 class RoomView {
   constructor(room, token) {
@@ -179,6 +243,7 @@ class RoomView {
     this.page = {}; // the system's webtable.json
     this.me = { role: 'spectator', characters: [] };
     this.paletteFor = null;
+    this.palettes = new Map(); // (speaker, values, settings) → palette items with chances
     this.settingsSeq = 0;
     this.history = [];
     this.historyAt = 0;
@@ -197,9 +262,13 @@ class RoomView {
     if (example) {
       provide('linePlaceholder', [`${example} · :HP-3 · @名前 … · /help`, `${example} · :HP-3 · @NAME … · /help`]);
     }
-    await this.refresh();
+    this.show(state);
     remember(this.api.room, this.me.role, this.me.label);
-    this.log.reset(await this.api.events(0));
+    // the newest events only (the state is as of them); older ones come on scrolling up
+    const events = await this.api.eventsBefore(state.version + 1, LOG_PAGE);
+    this.log.reset(events);
+    this.olderLeft = events.length === LOG_PAGE && events[0].seq > 1;
+    $('#log').addEventListener('scroll', () => this.maybeLoadOlder());
     this.live = this.api.live(
       () => this.log.lastSeq,
       (event) => this.onEvent(event),
@@ -216,22 +285,61 @@ class RoomView {
     $('#status').textContent = t(this.connected ? 'connected' : this.refused ? 'refused' : 'reconnecting');
   }
 
+  /** Older lines when the log is scrolled to its top (one page at a time, in order). */
+  async maybeLoadOlder() {
+    const list = $('#log');
+    if (!this.olderLeft || this.loadingOlder || list.scrollTop > 40) return;
+    const first = this.log.firstSeq;
+    if (!first) return;
+    this.loadingOlder = true;
+    try {
+      const older = await this.api.eventsBefore(first, LOG_PAGE);
+      this.olderLeft = older.length === LOG_PAGE && older[0].seq > 1;
+      this.log.prepend(older);
+    } catch {
+      // the next scroll tries again
+    } finally {
+      this.loadingOlder = false;
+    }
+  }
+
   onEvent(event) {
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
-    if (event.kind === 'setting_set') this.settingsSeq = event.seq; // house rules: new chances
-    clearTimeout(this.pending);
-    this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
+    const change = event.change;
+    const known = this.state?.version ?? 0;
+    if (change && change.version <= known) return; // the state we have already holds it
+    if (!change || change.stale || change.version !== known + 1) {
+      // a gap (missed events, a secret change, an older server): read the state once
+      clearTimeout(this.pending);
+      this.pending = setTimeout(() => this.refresh().catch(() => {}), 30); // the next event retries
+      return;
+    }
+    if (change.settings) this.settingsSeq = event.seq; // house rules: new chances
+    const touched = change.characters || change.removed || 'combat' in change;
+    this.state = applyChange(this.state, change);
+    if (touched) this.render();
   }
 
   async refresh() {
     const asked = (this.refreshes = (this.refreshes ?? 0) + 1);
     const state = await this.api.get('/state');
     if (asked !== this.refreshes) return; // a newer refresh was asked for: its answer wins
+    if (this.state && state.version < this.state.version) return; // events took us further
+    this.show(state);
+  }
+
+  /** Take a whole `/state` and draw everything from it. */
+  show(state) {
     this.state = state;
     const you = this.state.you ?? {};
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
+    this.render();
+  }
+
+  /** Draw the speakers, cards, tracker and palette from `this.state`. */
+  render() {
     this.renderSpeakers();
     this.renderCards();
     renderCombat($('#combat'), this.state, { actor: this.actor(), page: this.page, send: (line) => this.send(line) });
@@ -297,6 +405,10 @@ class RoomView {
       send: (line) => this.send(this.withSpeaker(line)),
       edit: (command, select) => this.editLine(command, select),
     };
+    if (this.palettes.has(key)) { // the same values and house rules: the same chances
+      renderPalette(container, this.palettes.get(key), actions);
+      return;
+    }
     const path = `/palette?name=${encodeURIComponent(name)}`;
     const current = () => this.paletteFor === key; // a newer load took over: drop this one
     try {
@@ -307,6 +419,8 @@ class RoomView {
         renderPalette(container, lines.items ?? [], { ...actions, pending: true });
       }
       const palette = await this.api.get(path);
+      this.palettes.set(key, palette.items ?? []);
+      if (this.palettes.size > PALETTES_KEPT) this.palettes.delete(this.palettes.keys().next().value);
       if (current()) renderPalette(container, palette.items ?? [], actions);
     } catch (err) {
       if (current()) container.textContent = err.message;
@@ -369,7 +483,7 @@ class RoomView {
       try {
         blob = await this.api.download(`/log.html?lang=${lang()}`);
       } catch (err) {
-        $('#line-error').textContent = err.message;
+        $('#line-error').textContent = `${t('downloadFailed')}: ${err.message}`;
         return;
       }
       const a = document.createElement('a');
@@ -383,11 +497,15 @@ class RoomView {
 
   /** The GM brings in a dropped or pasted character (a CCFOLIA JSON, Udonarium zip, sheet). */
   async addCharacter(payload) {
-    $('#line-error').textContent = '';
+    const error = $('#line-error');
+    error.textContent = '';
     try {
       await this.api.post('/characters', payload);
     } catch (err) {
-      $('#line-error').textContent = err.message;
+      error.textContent = err.message;
+      if (err.data?.characters && !payload.names && !payload.all_npcs) { // a room file: choose
+        error.append(characterPicker(err.data.characters, true, (choice) => this.addCharacter({ ...payload, ...choice })));
+      }
     }
   }
 
@@ -503,6 +621,7 @@ $('#lang').addEventListener('click', () => {
     current.log.rerender();
     current.renderLinks();
     current.paletteFor = null;
+    current.palettes.clear();
     current.refresh();
   }
 });

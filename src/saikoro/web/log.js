@@ -20,12 +20,9 @@ export function hue(name) {
   return h;
 }
 
-function outcomeClass(event) {
-  const result = event.data?.result;
-  if (!result) return '';
-  for (const flag of ['critical', 'fumble', 'success', 'failure']) if (result[flag]) return flag;
-  return '';
-}
+/** The server's word for the event's outcome (saikoro/table/outcome.py): success, failure,
+ * critical, fumble, hit, miss, damage, heal — or none. */
+const outcomeClass = (event) => event.outcome || '';
 
 /** The text with its outcome in <mark>: a roll's last step in the class of its result
  * flag (success / failure / critical / fumble) when the event has one, else the words. */
@@ -67,15 +64,38 @@ export class ChatLog {
     this.onReveal = onReveal;
     this.events = [];
     this.undone = new Set();
+    this.revealed = new Set();
   }
 
   get lastSeq() {
     return this.events.length ? this.events[this.events.length - 1].seq : 0;
   }
 
+  get firstSeq() {
+    return this.events.length ? this.events[0].seq : 0;
+  }
+
+  /** Older events (oldest first, all before the first shown) put on top, in order; the
+   * lines in view stay where they are. */
+  prepend(older) {
+    const fresh = older.filter((e) => e.seq < this.firstSeq);
+    if (!fresh.length) return;
+    for (const event of fresh) {
+      const target = event.data?.command_id;
+      if (event.kind === 'undone' && target) this.undone.add(target);
+      if (event.kind === 'revealed' && target) this.revealed.add(target);
+    }
+    const items = fresh.map((event) => this.render(event)).filter(Boolean);
+    const height = this.list.scrollHeight;
+    this.list.prepend(...items);
+    this.list.scrollTop += this.list.scrollHeight - height;
+    this.events = [...fresh, ...this.events];
+  }
+
   reset(events) {
     this.events = [];
     this.undone = new Set();
+    this.revealed = new Set();
     this.list.replaceChildren();
     for (const event of events) this.add(event, false);
     this.scroll();
@@ -90,6 +110,7 @@ export class ChatLog {
     this.events.push(event);
     const target = event.data?.command_id;
     if (event.kind === 'undone' && target) this.undone.add(target);
+    if (event.kind === 'revealed' && target) this.revealed.add(target);
     if ((event.kind === 'undone' || event.kind === 'revealed') && target) {
       for (const item of this.list.querySelectorAll('li')) {
         if (item.dataset.cmd !== target) continue;
@@ -114,6 +135,8 @@ export class ChatLog {
     const flag = outcomeClass(event);
     item.className = ['ev', `kind-${event.kind}`, flag].filter(Boolean).join(' ');
     if (this.undone.has(event.command_id)) item.classList.add('undone');
+    const revealed = this.revealed.has(event.command_id);
+    if (revealed) item.classList.add('revealed');
     const actor = event.actor || '';
     let text = secretHidden ? '' : pick(event.text);
     if (actor && text.startsWith(`${actor}: `)) text = text.slice(actor.length + 2);
@@ -136,7 +159,7 @@ export class ChatLog {
       badge.className = 'badge';
       badge.textContent = t('secretDice');
       item.prepend(badge);
-      if (!secretHidden && this.canReveal(event)) {
+      if (!secretHidden && !revealed && this.canReveal(event)) {
         const button = document.createElement('button');
         button.type = 'button';
         button.className = 'reveal';

@@ -21,6 +21,7 @@ import json
 import logging
 from collections import OrderedDict
 from collections.abc import Collection
+from typing import Any
 
 from sqlalchemy import select
 
@@ -28,7 +29,11 @@ from saikoro.server.pubsub import PubSub
 from saikoro.store.sql import SqlStore
 from saikoro.store.sql import events as events_table
 from saikoro.store.sql import rooms as rooms_table
+from saikoro.table import events as ev
+from saikoro.table.actors import Actor
+from saikoro.table.changes import StateChange, state_change, view_change, view_key
 from saikoro.table.events import Event
+from saikoro.table.state import STATE_KINDS, RoomState, apply_in_place
 from saikoro.table.storage import RoomRecord
 
 Numbered = tuple[int, Event]
@@ -43,6 +48,9 @@ ENCODED_KEPT = 4096
 POLL_SECONDS = 1.0
 
 log = logging.getLogger("saikoro.server.feed")
+
+#: Kinds outside ``STATE_KINDS`` that still change the state (the fold replaces it).
+_REFOLDS = frozenset({ev.UNDONE, ev.ROOM_CREATED})
 
 
 def events_after(
@@ -140,9 +148,12 @@ class Subscription:
 
 
 class _RoomFeed:
-    def __init__(self, room: RoomRecord, last: int) -> None:
+    def __init__(self, room: RoomRecord, state: RoomState) -> None:
         self.room = room
-        self.last = last
+        self.last = state.version
+        #: The room at ``last``, folded forward as events are read (None: lost track, the
+        #: frames go without ``change`` and readers fetch ``/state``).
+        self.state: RoomState | None = state
         self.subscribers: set[Subscription] = set()
         self.lock = asyncio.Lock()
         self.wanted = 0  # highest seq announced
@@ -159,7 +170,8 @@ class FeedHub:
         self.pubsub = pubsub
         self.poll_seconds = poll_seconds
         self.feeds: dict[str, _RoomFeed] = {}
-        self._encoded: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
+        self._encoded: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._changes: OrderedDict[tuple[str, int], StateChange] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._poller: asyncio.Task[None] | None = None
         pubsub.add_listener(self._notified)
@@ -188,17 +200,55 @@ class FeedHub:
         for room_id, end in ends.items():
             self._notified(watched[room_id], end)
 
-    def encoded(self, room: str, seq: int, event: Event, *, redacted: bool) -> str:
-        """The WebSocket message of an event, encoded once for all its readers (an appended
-        event never changes; its full and its redacted view are each the same for all)."""
-        key = (room, seq, redacted)
+    def encoded(
+        self, room: str, seq: int, event: Event, *, redacted: bool, hidden: bool, actor: Actor
+    ) -> str:
+        """The WebSocket message of an event, encoded once for all readers who see the same
+        (an appended event never changes; each of its views, and its state change as each
+        kind of reader sees it, are each the same for all). ``redacted``: ``event`` is not
+        the stored one; ``hidden``: the reader may not see it (another's secret roll), so
+        its change shows them nothing."""
+        change = self.change(room, seq, event)
+        shape = view_key(change, actor) if change is not None else None
+        key = (room, seq, redacted, hidden, shape)
         text = self._encoded.get(key)
         if text is None:
             body = {"type": "event", "seq": seq, **event.to_json()}
+            if change is not None:
+                body["change"] = view_change(change, actor, redacted=hidden)
             text = self._encoded[key] = json.dumps(body, ensure_ascii=False)
             if len(self._encoded) > ENCODED_KEPT:
                 self._encoded.popitem(last=False)
         return text
+
+    def change(self, room: str, seq: int, event: Event) -> StateChange | None:
+        """What the event at ``seq`` changed, if this hub knows (it folds what it reads);
+        an event of a kind that changes nothing needs no state to say so."""
+        known = self._changes.get((room, seq))
+        if known is None and event.kind not in STATE_KINDS and event.kind not in _REFOLDS:
+            return StateChange(seq)
+        return known
+
+    def _fold(self, feed: _RoomFeed, batch: list[Numbered]) -> None:
+        """Fold ``batch`` into the feed's state and keep each event's change (once per
+        event for every subscriber)."""
+        for seq, event in batch:
+            state = feed.state
+            if state is None:
+                return
+            if state.version != seq - 1:
+                feed.state = None
+                return
+            try:
+                apply_in_place(state, event)
+                change = state_change(state, event)
+            except Exception as error:
+                log.warning("cannot follow room state (%s)", type(error).__name__)
+                feed.state = None
+                return
+            self._changes[(feed.room.name, seq)] = change
+            if len(self._changes) > ENCODED_KEPT:
+                self._changes.popitem(last=False)
 
     async def read(self, room: RoomRecord, after: int) -> list[Numbered]:
         return await asyncio.to_thread(events_after, self.store, room, after)
@@ -206,7 +256,7 @@ class FeedHub:
     async def subscribe(self, room: RoomRecord, after: int) -> Subscription:
         feed = self.feeds.get(room.name)
         if feed is None:
-            fresh = _RoomFeed(room, await asyncio.to_thread(self.store.version, room))
+            fresh = _RoomFeed(room, await asyncio.to_thread(self.store.load_state, room))
             feed = self.feeds.setdefault(room.name, fresh)
         subscription = Subscription(self, room, after)
         feed.subscribers.add(subscription)
@@ -219,6 +269,14 @@ class FeedHub:
         feed.subscribers.discard(subscription)
         if not feed.subscribers:
             del self.feeds[subscription.room.name]
+
+    def known_end(self, room: str) -> int | None:
+        """The last ``seq`` of a watched room as this hub last read it (None: unwatched —
+        nobody here would have been told of an append)."""
+        feed = self.feeds.get(room)
+        if feed is None or feed.wanted > feed.last:
+            return None
+        return feed.last
 
     def subscriber_count(self, room: str) -> int:
         feed = self.feeds.get(room)
@@ -245,6 +303,7 @@ class FeedHub:
                 if not batch:
                     return
                 feed.last = batch[-1][0]
+                self._fold(feed, batch)
                 for subscription in list(feed.subscribers):
                     subscription.offer(batch)
 

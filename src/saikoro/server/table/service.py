@@ -10,29 +10,39 @@ version check). After a line's events are appended, the room's new ``seq`` is pu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from saikoro.dice.randomizer import DiceSource
 from saikoro.server.pubsub import PubSub, pubsub_for
 from saikoro.server.table.errors import no_such_room, unauthorized
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
-from saikoro.store.links import Link, LinkStore
+from saikoro.store.links import Link, LinkStore, token_hash
 from saikoro.store.sql import SqlStore, open_store
 from saikoro.table.actors import Actor
+from saikoro.table.changes import state_change, view_change
 from saikoro.table.dispatch import Outcome
 from saikoro.table.events import REVEALED
 from saikoro.table.rooms import actor_for
 from saikoro.table.session import TableSession
-from saikoro.table.state import RoomState
+from saikoro.table.state import RoomState, apply_in_place
 from saikoro.table.storage import RoomRecord
-from saikoro.table.view import revealed_ids, view_event
+from saikoro.table.view import may_see, revealed_ids, view_event
 
 #: Rooms whose state this process keeps in memory (the most recently used).
 MAX_CACHED_SESSIONS = 256
+#: Rooms and link tokens kept resolved in memory (the most recently used).
+MAX_CACHED_LOOKUPS = 4096
+#: The ``seq`` of a pubsub notice that says "a link of this room was revoked" (every
+#: process drops its resolved tokens of the room at once).
+REVOKED_NOTICE = -1
+#: Events decoded at once while the published log streams.
+PUBLISH_BATCH = 1000
 
 
 @dataclass(frozen=True)
@@ -83,32 +93,99 @@ class TableService:
         self.socket_enders: dict[str, set[Callable[[], Awaitable[None]]]] = {}
         self._sessions: OrderedDict[str, _RoomSession] = OrderedDict()
         self._sessions_lock = threading.Lock()
+        #: name → room (a room's id, name and system never change once made).
+        self._rooms: OrderedDict[str, RoomRecord] = OrderedDict()
+        #: (room, token hash) → its live link; dropped when a link of the room is revoked
+        #: (here, by another process's notice, or seen by the periodic look at revocations).
+        self._links: OrderedDict[tuple[str, str], Link] = OrderedDict()
+        self._lookups_lock = threading.Lock()
+        self._revocations: int | None = None
+        self.pubsub.add_listener(self._notified)
 
     async def start(self) -> None:
         await self.pubsub.start()
         self.hub.start()  # catches appends nobody announced (saikoro play on the database)
+        await asyncio.to_thread(self.check_revocations)
+        self._watcher = asyncio.get_running_loop().create_task(self._watch_revocations())
+
+    async def _watch_revocations(self) -> None:
+        while True:
+            await asyncio.sleep(self.hub.poll_seconds)
+            try:
+                await asyncio.to_thread(self.check_revocations)
+            except Exception:
+                self.forget_links()
 
     async def stop(self) -> None:
+        watcher = getattr(self, "_watcher", None)
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await watcher
         await self.hub.close()
         await self.pubsub.stop()
         self.store.close()
 
     # -- who is calling ------------------------------------------------------------
     def room(self, name: str) -> RoomRecord:
-        record = self.store.get_room(name)
+        with self._lookups_lock:
+            record = self._rooms.get(name)
         if record is None:
-            raise no_such_room(name)
+            record = self.store.get_room(name)
+            if record is None:
+                raise no_such_room(name)
+            with self._lookups_lock:
+                self._remember(self._rooms, name, record)
         return record
 
     def caller(self, room_name: str, token: str | None) -> Caller:
         """The caller of ``room_name`` holding ``token`` (401 without a valid token)."""
         record = self.room(room_name)
-        if not token:
+        if not token or len(token) > 200:
             raise unauthorized()
-        link = self.links.resolve(room_name, token)
+        key = (room_name, token_hash(token))
+        with self._lookups_lock:
+            link = self._links.get(key)
         if link is None:
-            raise unauthorized()
+            link = self.links.resolve(room_name, token)
+            if link is None:
+                raise unauthorized()
+            with self._lookups_lock:
+                self._remember(self._links, key, link)
         return Caller(link, actor_for(link), record)
+
+    @staticmethod
+    def _remember(cache: OrderedDict[Any, Any], key: Any, value: Any) -> None:
+        cache[key] = value
+        cache.move_to_end(key)
+        if len(cache) > MAX_CACHED_LOOKUPS:
+            cache.popitem(last=False)
+
+    def forget_links(self, room: str | None = None) -> None:
+        """Drop the resolved tokens of ``room`` (of every room: None); the next call of
+        each reads its link again."""
+        with self._lookups_lock:
+            for key in [k for k in self._links if room is None or k[0] == room]:
+                del self._links[key]
+
+    async def revoked(self, room: str) -> None:
+        """A link of ``room`` was revoked: forget its tokens here and in every process."""
+        self.forget_links(room)
+        await self.pubsub.publish(room, REVOKED_NOTICE)
+
+    def _notified(self, room: str | None, seq: int | None) -> None:
+        if room is None:  # notices may have been lost: trust nothing resolved before
+            self.forget_links()
+        elif seq == REVOKED_NOTICE:
+            self.forget_links(room)
+
+    def check_revocations(self) -> None:
+        """Forget every resolved token when the number of revoked links changed (a revoke
+        made by a process that could not tell us: ``saikoro room revoke`` on SQLite)."""
+        count = self.links.revoked_count()
+        if self._revocations is not None and count != self._revocations:
+            self.forget_links()
+        self._revocations = count
 
     async def caller_async(self, room_name: str, token: str | None) -> Caller:
         return await asyncio.to_thread(self.caller, room_name, token)
@@ -157,6 +234,21 @@ class TableService:
             held.session.refresh()
             return held.session.state.clone()
 
+    def view(self, room: RoomRecord, actor: Actor) -> dict[str, Any]:
+        """``/state`` for ``actor``, made from this process's copy of the room without
+        copying it; the store is read only when the room may have moved without this
+        process knowing (the live feed knows the end of every room someone watches here)."""
+        from saikoro.table.view import view_state
+
+        held = self._room_session(room)
+        with held.lock:
+            if self.hub.known_end(room.name) != held.session.state.version:
+                held.session.refresh()
+            state = held.session.state
+            body = view_state(state, actor)
+            body["version"] = state.version
+            return body
+
     # -- reading the log -------------------------------------------------------------
     def events_after(self, room: RoomRecord, after: int) -> list[Numbered]:
         out: list[Numbered] = []
@@ -169,6 +261,33 @@ class TableService:
     def revealed(self, room: RoomRecord) -> set[str]:
         """The command ids of every secret roll revealed in the room so far."""
         return revealed_ids(e for _seq, e in events_of_kind(self.store, room, REVEALED))
+
+    def changed_events(
+        self, room: RoomRecord, actor: Actor, after: int, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The caller's view of the events after ``after``, each with its state change
+        (``change``, as on the WebSocket): the room at ``after`` folded forward."""
+        numbered = self.events_after(room, after)
+        if limit is not None:
+            numbered = numbered[:limit]
+        state = self.store.load_state(room, at=after)
+        revealed = self.revealed(room)
+        out: list[dict[str, Any]] = []
+        for seq, event in numbered:
+            apply_in_place(state, event)
+            change = state_change(state, event)
+            shown = view_event(event, actor, revealed)
+            hidden = not may_see(event, actor, revealed)
+            body = {"seq": seq, **shown.to_json()}
+            body["change"] = view_change(change, actor, redacted=hidden)
+            out.append(body)
+        return out
+
+    def published_events(self, room: RoomRecord, revealed: set[str]) -> Iterator[Numbered]:
+        """Every event as a spectator sees it, read from the store in batches (lazily)."""
+        spectator = Actor.spectator()
+        for seq, event in enumerate(self.store.iter_events(room, batch=PUBLISH_BATCH), 1):
+            yield seq, view_event(event, spectator, revealed)
 
     def viewed_events(self, room: RoomRecord, actor: Actor, after: int = 0) -> list[Numbered]:
         """The caller's view of the log after ``after`` (reveals anywhere in the log count)."""

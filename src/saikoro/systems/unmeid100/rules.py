@@ -265,19 +265,50 @@ def take_damage(
 
 @dataclass(frozen=True)
 class DyingOutcome:
-    """UM-FATE-04: fate success → 気絶, failure → 死亡 (how soon: the GM's call)."""
+    """UM-FATE-04: fate success → 気絶, failure → 死亡 (how soon: the GM's call).
 
-    check: CheckOutcome
-    state: LifeState
+    UM-FATE-07: when the check would use a fate use and none is left, there is no check
+    (``check`` None): the character is 死亡 (*default* ``dying_without_fate = "dead"``) or
+    the GM rules it (``state`` None, ``"gm"``)."""
+
+    check: CheckOutcome | None
+    state: LifeState | None
     uses_left: int
     used_fate: bool
     rules: tuple[str, ...] = ("UM-FATE-04",)
 
 
+def _spent_mob(uses_left: int, mob: bool, settings: UnmeiSettings) -> bool:
+    """UM-FATE-08: a mob whose one fate use is spent, where the GM rules it gets no check."""
+    return mob and uses_left <= 0 and not settings.spent_mob_dying_check
+
+
+def dying_check_rolls(
+    uses_left: int, settings: UnmeiSettings = DEFAULT_SETTINGS, *, mob: bool = False
+) -> bool:
+    """Does the dying check roll a die (UM-FATE-07: not when it needs a use and none is left;
+    UM-FATE-08: not for a spent mob with ``spent_mob_dying_check`` off)?"""
+    if _spent_mob(uses_left, mob, settings):
+        return False
+    return not (settings.dying_check_uses_fate and uses_left <= 0)
+
+
 def dying_check(
-    roll: int, fate: int, uses_left: int, settings: UnmeiSettings = DEFAULT_SETTINGS
+    roll: int,
+    fate: int,
+    uses_left: int,
+    settings: UnmeiSettings = DEFAULT_SETTINGS,
+    *,
+    mob: bool = False,
 ) -> DyingOutcome:
-    """UM-FATE-04: the check at HP ≤ 0; by default it does not use up a fate use."""
+    """UM-FATE-04: the check at HP ≤ 0; by default it does not use up a fate use.
+    UM-FATE-07: with ``dying_check_uses_fate`` and no use left, no check (``roll`` unused).
+    UM-FATE-08: a mob that spent its one use, with ``spent_mob_dying_check`` off: 死亡."""
+    if _spent_mob(uses_left, mob, settings):
+        return DyingOutcome(None, LifeState.DEAD, uses_left, False, ("UM-FATE-04", "UM-FATE-08"))
+    if not dying_check_rolls(uses_left, settings):
+        state = LifeState.DEAD if settings.dying_without_fate == "dead" else None
+        return DyingOutcome(None, state, uses_left, False, ("UM-FATE-04", "UM-FATE-07"))
     if settings.dying_check_uses_fate:
         spent = spend_fate(uses_left, roll, fate)
         result, left, used = spent.check, spent.uses_left, True
@@ -448,10 +479,13 @@ def spell_target(
     halved: bool = False,
     settings: UnmeiSettings = DEFAULT_SETTINGS,
 ) -> int:
-    """UM-MAGIC-02: 魔術スキル, −10 off the caster's school (門), then halved (発動率半分).
-
-    Never below 0."""
-    target = magic_skill - (OFF_SCHOOL_PENALTY if off_school else 0)
+    """UM-MAGIC-02: 魔術スキル, −10 off the caster's school (門), then halved (発動率半分);
+    UM-MAGIC-04 (*default* ``off_school_half_order``): the −10 before halving (70 → 30), or
+    after it (70 → 25). Never below 0."""
+    penalty = OFF_SCHOOL_PENALTY if off_school else 0
+    if halved and settings.off_school_half_order == "half_then_minus":
+        return max(0, _half(magic_skill, settings.magic_half_rounding) - penalty)
+    target = magic_skill - penalty
     if halved:
         target = _half(target, settings.magic_half_rounding)
     return max(0, target)
@@ -476,14 +510,32 @@ def activate_spell(
         return SpellOutcome(roll, target, rc, charm, "not_activated", ("UM-MAGIC-02",))
     if rc is None:
         return SpellOutcome(roll, target, rc, charm, "activated", ("UM-MAGIC-02",))
-    rules = ("UM-MAGIC-02", "UM-MAGIC-03")
+    return SpellOutcome(
+        roll, target, rc, charm, _resist(roll, rc, charm), ("UM-MAGIC-02", "UM-MAGIC-03")
+    )
+
+
+def _resist(roll: int, rc: int, charm: int | None) -> SpellResultKind:
+    """UM-MAGIC-03: roll ≤ 魅力 → takes effect whatever the RC; else roll ≤ RC → resisted."""
     if charm is not None and roll <= charm:
-        kind: SpellResultKind = "charm_override"
-    elif roll <= rc:
-        kind = "resisted"
-    else:
-        kind = "took_effect"
-    return SpellOutcome(roll, target, rc, charm, kind, rules)
+        return "charm_override"
+    return "resisted" if roll <= rc else "took_effect"
+
+
+def rescued_activation(outcome: SpellOutcome) -> SpellOutcome:
+    """UM-FATE-05: a fate rescue (UM-FATE-02 a) of a failed activation: the spell is
+    activated after all and resolves as an activation with the same die would (a willing
+    target: it takes effect; a hostile one: its RC, or the caster's 魅力, with that die)."""
+    if outcome.activated:
+        raise UnmeiRuleError(
+            Message("この魔法は発動に失敗していません", "this spell did not fail to activate"),
+            reason="not failed",
+        )
+    rules = ("UM-MAGIC-02", "UM-FATE-02", "UM-FATE-05")
+    if outcome.rc is None:
+        return replace(outcome, result="activated", rules=rules)
+    kind = _resist(outcome.roll, outcome.rc, outcome.charm)
+    return replace(outcome, result=kind, rules=(*rules, "UM-MAGIC-03"))
 
 
 # ---------------------------------------------------------------- per-combatant turn state

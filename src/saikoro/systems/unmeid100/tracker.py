@@ -7,6 +7,12 @@ melee attack and ``/move 1`` by another action in the same turn (UM-MOVE-01). Th
 ends with ``/next``. AC/RC changes (5 m move, full defence) are conditions with absolute
 timing: they end when their owner's own turn ``ends_at_own_turn`` starts.
 
+This module keeps the character, its values and the turns; each verb lives in the module
+named after it: ``tracker_attack`` (/melee /shoot /aim /defend), ``tracker_magic`` (/chant
+/cast), ``tracker_move`` (/move /switch /mount), ``tracker_damage`` (damage, the dying check,
+/gm dying), ``tracker_fate`` (/fate, /gm fate reset), ``tracker_growth`` (/levelup),
+``tracker_gm`` (/gm place, hold, cond); ``tracker_common`` what they share.
+
 Damage breaks a chant (UM-MAGIC-01); HP ≤ 0 triggers the dying fate check (UM-FATE-04)
 → 気絶 or 死亡. ``/fate EFFECT`` spends a fate use (UM-FATE-01/02) on the speaker's last
 failed check (success), or on the damage they last took (half, reroll), or on the
@@ -16,89 +22,41 @@ condition they last received (cancel).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 from typing import Any, ClassVar
 
 from saikoro.dice.words import english_text
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.sheets import SheetBase
 from saikoro.systems import get_system
-from saikoro.systems.unmeid100 import distance as dist
 from saikoro.systems.unmeid100 import equipment as eq
-from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100.commands import (
-    MELEE,
-    SEP,
-    attack_texts,
-    ranged_text,
-    spell_text,
-    spell_texts,
+from saikoro.systems.unmeid100 import (
+    gate,
+    tracker_attack,
+    tracker_damage,
+    tracker_fate,
+    tracker_gm,
+    tracker_growth,
+    tracker_magic,
+    tracker_move,
 )
-from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
-from saikoro.systems.unmeid100.sheet import UnmeiSheet
+from saikoro.systems.unmeid100 import rules as um
+from saikoro.systems.unmeid100.tracker_common import (
+    CONDITION_NAMES,
+    DOWN_LABELS,
+    acts,
+    break_chant,
+    derived,
+    exclusive_down,
+    mark_action,
+    sheet_of,
+    value_of,
+)
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
+from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
-from saikoro.table.tracker import Tracker
-
-S = DEFAULT_SETTINGS
-DOWN_LABELS = (um.LifeState.UNCONSCIOUS.value, um.LifeState.DEAD.value)
-#: The conditions the rules of 運命判定d100 give (their English names): the dying check's
-#: 気絶 / 死亡 (UM-FATE-04), full defence (UM-DEFEND-01) and the 5 m move (UM-MOVE-01).
-CONDITION_NAMES: dict[str, str] = {
-    um.LifeState.UNCONSCIOUS.value: "unconscious",
-    um.LifeState.DEAD.value: "dead",
-    "防御専念": "full defence",
-    "5m移動": "5 m move",
-}
-MOVES = {"3": "attack", "1": "act", "5": "run"}
-
-
-def _sheet(character: Character) -> Any:
-    return sheet_from_data(character.sheet)
-
-
-def _value(character: Character, refs: dict[str, int], key: str) -> int:
-    return int(character.statuses.get(key, refs.get(key, 0)))
-
-
-def _derived(sheet: Any, statuses: dict[str, int]) -> dict[str, int]:
-    """UM-LEVEL-03: the formula table's values from the abilities as they are now."""
-    abilities = {n: int(statuses.get(n, a.value)) for n, a in sheet.abilities.items()}
-    return dict(um.derive(sheet.formula_table.formulas, abilities).values)
-
-
-def _held(character: Character) -> eq.Held:
-    """What the character holds (rooms from before UM-EQUIP-01: as the sheet starts)."""
-    if "held" not in character.fields:
-        sheet = _sheet(character)
-        return eq.initial_held(sheet.weapons, sheet.held, sheet.shield)
-    return eq.Held(tuple(character.fields["held"]), bool(character.fields.get("shield")))
-
-
-def _distance(emit: Emit, a: str, b: str) -> int | None:
-    """UM-RANGE-01: metres between two characters on the track (None: one is not placed)."""
-    return dist.distance(emit.character(a).fields.get("pos"), emit.character(b).fields.get("pos"))
-
-
-def _break_chant(emit: Emit, name: str) -> None:
-    """UM-MAGIC-01: taking damage (any HP loss) while chanting breaks the chant."""
-    emit.set_field(
-        name,
-        "chant",
-        None,
-        rules=("UM-MAGIC-01",),
-        text=Message(f"{name} の詠唱が途切れた", f"{name}'s chant is broken"),
-    )
-
-
-def _not_self(name: str, target: str) -> None:
-    """An attack or a hostile spell needs someone else as its target."""
-    if target == name:
-        raise fail(
-            f"{name} は自分自身を攻撃の目標にできません",
-            f"{name} cannot target themselves with an attack",
-            "self",
-        )
+from saikoro.table.tracker import Tracker, Verb
 
 
 class UnmeiTracker(Tracker):
@@ -124,20 +82,25 @@ class UnmeiTracker(Tracker):
 
     def __init__(self) -> None:
         self.verbs = {
-            "melee": self.melee,
-            "shoot": self.shoot,
-            "aim": self.aim,
-            "chant": self.chant,
-            "cast": self.cast,
-            "defend": self.defend,
-            "move": self.move,
-            "fate": self.fate,
-            "switch": self.switch,
-            "mount": lambda emit, actor, args: self.mount(emit, actor, args, True),
-            "dismount": lambda emit, actor, args: self.mount(emit, actor, args, False),
-            "levelup": lambda emit, actor, args: levelup(self, emit, actor, args),
+            "melee": partial(tracker_attack.melee, self),
+            "shoot": partial(tracker_attack.shoot, self),
+            "aim": partial(tracker_attack.aim, self),
+            "chant": partial(tracker_magic.chant, self),
+            "cast": partial(tracker_magic.cast, self),
+            "defend": partial(tracker_attack.defend, self),
+            "move": partial(tracker_move.move, self),
+            "fate": partial(tracker_fate.fate, self),
+            "switch": partial(tracker_move.switch, self),
+            "mount": partial(tracker_move.mount, self, on=True),
+            "dismount": partial(tracker_move.mount, self, on=False),
+            "levelup": partial(tracker_growth.levelup, self),
         }
+        for verb, kind in gate.ACTION_KINDS.items():
+            if kind != "fate":  # UM-FATE-06: an action ends what a rescue may still change
+                self.verbs[verb] = _acting(self.verbs[verb])
         self.off_turn_verbs = {"fate"}
+        #: UM-TABLE-08: the kind of action each verb is; :meth:`action_refusal` gates them
+        self.action_kinds = dict(gate.ACTION_KINDS)
         #: verbs that need no acting character (the GM may type them for anyone)
         self.actorless_verbs = {"levelup"}
         #: other systems' verbs typed here: what this system calls them (UM-TABLE-02)
@@ -197,11 +160,11 @@ class UnmeiTracker(Tracker):
             ),
         }
         self.gm_verbs = {
-            "dying": self.gm_dying,
-            "fate": self.gm_fate_reset,
-            "place": self.gm_place,
-            "hold": self.gm_hold,
-            "cond": self.gm_cond,
+            "dying": partial(tracker_damage.gm_dying, self),
+            "fate": partial(tracker_fate.gm_fate_reset, self),
+            "place": partial(tracker_gm.gm_place, self),
+            "hold": partial(tracker_gm.gm_hold, self),
+            "cond": partial(tracker_gm.gm_cond, self),
         }
 
     # -- characters --------------------------------------------------------
@@ -228,11 +191,11 @@ class UnmeiTracker(Tracker):
         """Sheet values and edits; with the formula table on, the derived values follow the
         abilities as they are now (UM-LEVEL-03) unless the GM edited the value itself."""
         refs = super().references(character)
-        sheet = _sheet(character)
+        sheet = sheet_of(character)
         if not sheet.formula_table.enabled:
             return refs
-        derived = _derived(sheet, character.statuses)
-        for label, value in derived.items():
+        values = derived(sheet, character.statuses)
+        for label, value in values.items():
             names = [label, *(a for a, key in self.aliases.items() if key == label)]
             if label == "最大HP" or any(n in character.statuses for n in names):
                 continue  # max HP is the character's own (after_status_change)
@@ -243,7 +206,16 @@ class UnmeiTracker(Tracker):
     def bound_status(
         self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
     ) -> int:
-        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone."""
+        """レベル stays 1–10 (UM-LEVEL-01), a growth rate 0–100 (UM-LEVEL-02), for anyone;
+        UM-LEVEL-06: only the GM edits レベル and the growth rates (a player grows by
+        ``/levelup`` after a session survived)."""
+        if (key == "レベル" or key.endswith("成長率")) and not emit.gm:
+            raise forbidden(
+                f"{key} はレベルアップ (/levelup、生き残ったセッションごとに1回) で上がります: "
+                "直接変えられるのは GM だけです [UM-LEVEL-06]",
+                f"{key} rises by levelling up (/levelup, once per session survived): only "
+                "the GM edits it [UM-LEVEL-06]",
+            )
         bounds = {"レベル": (um.MIN_LEVEL, um.MAX_LEVEL, "UM-LEVEL-01")}.get(
             key, (0, 100, "UM-LEVEL-02") if key.endswith("成長率") else None
         )
@@ -256,14 +228,18 @@ class UnmeiTracker(Tracker):
             )
         return super().bound_status(emit, name, key, current, value, op, ruling)
 
+    def end_session(self, emit: Emit, number: int) -> None:
+        """UM-LEVEL-06: everyone not 死亡 survived the session and may level up once more."""
+        tracker_growth.mark_survivors(self, emit, number)
+
     def after_status_change(self, emit: Emit, name: str, key: str, old: int, new: int) -> None:
         """UM-LEVEL-03: with the formula table on, a raised ability raises a derived max HP."""
         character = emit.character(name)
-        sheet = _sheet(character)
+        sheet = sheet_of(character)
         if not sheet.formula_table.enabled or key not in sheet.abilities:
             return
-        before = _derived(sheet, {**character.statuses, key: old}).get("最大HP")
-        after = _derived(sheet, character.statuses).get("最大HP")
+        before = derived(sheet, {**character.statuses, key: old}).get("最大HP")
+        after = derived(sheet, character.statuses).get("最大HP")
         if before is not None and after is not None and after != before:
             emit.set_status(
                 name,
@@ -285,12 +261,19 @@ class UnmeiTracker(Tracker):
         if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
             return
         character = emit.character(speaker)
+        if result.failure or result.success:
+            mark_action(emit, speaker)  # an action check is an action (UM-FATE-06)
         if result.failure:
             english = english_text(result, get_system(self.system))
             emit.set_field(
                 speaker,
                 "_last_check",
-                {"kind": "check", "command": result.text, "command_en": english},
+                {
+                    "kind": "check",
+                    "command": result.text,
+                    "command_en": english,
+                    "at": acts(emit.character(speaker)),
+                },
             )
         elif result.success and character.fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
@@ -315,13 +298,13 @@ class UnmeiTracker(Tracker):
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else self.base_references(character)
-        return _value(character, refs, "AC") + sum(
+        return value_of(character, refs, "AC") + sum(
             c.mods.get("AC", 0) for c in character.conditions
         )
 
     def rc(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else self.base_references(character)
-        return _value(character, refs, "RC") + sum(
+        return value_of(character, refs, "RC") + sum(
             c.mods.get("RC", 0) for c in character.conditions
         )
 
@@ -330,10 +313,10 @@ class UnmeiTracker(Tracker):
         chant = character.fields.get("chant")
         return um.CombatantState(
             name=character.name,
-            agility=_value(character, refs, "敏捷度"),
-            action_points=_value(character, refs, "行動力"),
-            ac=_value(character, refs, "AC"),
-            rc=_value(character, refs, "RC"),
+            agility=value_of(character, refs, "敏捷度"),
+            action_points=value_of(character, refs, "行動力"),
+            ac=value_of(character, refs, "AC"),
+            rc=value_of(character, refs, "RC"),
             mounted=bool(character.fields.get("mounted", character.sheet.get("mounted", False))),
             own_turn=character.own_turns,
             chant=um.Chant(chant["spell"], chant["since_own_turn"]) if chant else None,
@@ -388,6 +371,11 @@ class UnmeiTracker(Tracker):
                 )
 
     # -- turns -------------------------------------------------------------
+    def action_refusal(self, emit: Emit, actor: str, kind: str) -> Message | None:
+        """UM-TABLE-08: HP ≤ 0, 気絶 or 死亡 stop every action (a fate check is none)."""
+        character = emit.character(actor)
+        return gate.refusal(actor, kind, character.hp, [c.label for c in character.conditions])
+
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
         return (
@@ -478,7 +466,7 @@ class UnmeiTracker(Tracker):
                 )
 
     # -- action bookkeeping --------------------------------------------------
-    def _moved_this_turn(self, emit: Emit, character: Character) -> bool:
+    def moved_this_turn(self, emit: Emit, character: Character) -> bool:
         """Has the character moved in the turn being played (``/move 3`` or ``/move 1``)?"""
         used: list[Any] = character.fields.get("_used") or []
         return (
@@ -488,7 +476,7 @@ class UnmeiTracker(Tracker):
             and used[2] in ("attack", "act")
         )
 
-    def _use_turn(self, emit: Emit, name: str, kind: str, follow: str = "done") -> None:
+    def use_turn(self, emit: Emit, name: str, kind: str, follow: str = "done") -> None:
         """One action per turn; /move 3 leaves a melee, /move 1 another action (UM-MOVE-01)."""
         character = emit.character(name)
         if emit.state.combat is None:
@@ -508,539 +496,12 @@ class UnmeiTracker(Tracker):
                 )
         emit.set_field(name, "_used", [*key, follow])
 
-    def _roll_damage(self, emit: Emit, expr: str, times: int = 1) -> int:
-        from saikoro.dice.sums import roll_sum
-
-        total = 0
-        for _ in range(times):
-            rolled = roll_sum(expr, emit.randomizer)
-            if rolled is None:
-                raise fail(f"ダメージダイス {expr!r} を振れません", f"cannot roll damage {expr!r}")
-            total += rolled
-        return total
-
-    def apply_damage(
-        self, emit: Emit, target: str, damage: int, source: str, expr: str | None = None
-    ) -> None:
-        """UM-DMG-01: damage off HP; breaks a chant (UM-MAGIC-01); HP ≤ 0 → dying check."""
-        character = emit.character(target)
-        outcome = um.take_damage(
-            character.hp,
-            damage,
-            chanting=bool(character.fields.get("chant")),
-            settings=self.cfg(emit),
-        )
-        emit.set_status(
-            target,
-            "hp",
-            outcome.hp,
-            rules=outcome.rules,
-            note=Message(
-                f"{target} に {outcome.damage} ダメージ (HP {character.hp} → {outcome.hp})",
-                f"{target} takes {outcome.damage} damage (HP {character.hp} → {outcome.hp})",
-            ),
-        )
-        emit.set_field(
-            target,
-            "_incoming",
-            {
-                "damage": outcome.damage,
-                "hp_before": outcome.hp + outcome.damage,
-                "expr": expr,
-                "from": source,
-            },
-        )
-        if outcome.chant_broken:
-            _break_chant(emit, target)
-        if outcome.dying_check_due:
-            self.dying(emit, target)
-
-    def dying(self, emit: Emit, name: str) -> None:
-        character = emit.character(name)
-        refs = self.base_references(character)
-        roll = emit.randomizer.roll_once(100)
-        out = um.dying_check(
-            roll,
-            _value(character, refs, "運命"),
-            int(character.fields.get("fate_left", 0)),
-            self.cfg(emit),
-        )
-        if out.used_fate:
-            emit.set_field(name, "fate_left", out.uses_left)
-        label = out.state.value
-        emit.add_condition(
-            name,
-            Condition(label=label, rules=list(out.rules)),
-            text=Message(
-                f"{name} の運命判定 (1D100<={out.check.target}) ＞ {roll} "
-                f"＞ {'成功: 気絶' if out.check.success else '失敗: 死亡'}",
-                f"{name}'s fate check (1D100<={out.check.target}) > {roll} > "
-                f"{'success: unconscious' if out.check.success else 'failure: dead'}",
-            ),
-        )
-
-    def _last_check(self, emit: Emit, name: str, data: dict[str, Any] | None) -> None:
+    def set_last_check(self, emit: Emit, name: str, data: dict[str, Any] | None) -> None:
         emit.set_field(name, "_last_check", data)
 
     # -- actions -----------------------------------------------------------
-    def _target(self, emit: Emit, args: list[str], usage: Message) -> Character:
-        if not args:
-            raise fail(usage.ja, usage.en)
-        return emit.character(args[0])
-
-    def melee(self, emit: Emit, name: str, args: list[str]) -> None:
-        target = self._target(
-            emit, args, Message("/melee 目標 [武器] です", "use /melee TARGET [WEAPON]")
-        )
-        _not_self(name, target.name)
-        attacker = emit.character(name)
-        weapon = eq.melee_weapon(
-            _sheet(attacker).weapons,
-            _held(attacker),
-            args[1] if len(args) > 1 else None,
-            self.cfg(emit),
-        )
-        dist.check_melee_reach(
-            _distance(emit, name, target.name),
-            target.name,
-            self.cfg(emit),
-            moved=self._moved_this_turn(emit, attacker),
-        )
-        self._use_turn(emit, name, "melee")
-        refs = self.references(attacker)
-        before = self.combatant(attacker)
-        after = um._other_action(before, self.cfg(emit))
-        self.save(emit, before, after, ("UM-AIM-01",))
-        roll = emit.randomizer.roll_once(100)
-        out = um.melee_attack(
-            roll, refs.get("戦闘", 0), self.ac(target), refs.get("敏捷度", 0), self.cfg(emit)
-        )
-        self._attack_result(emit, name, target.name, out, weapon, MELEE, "melee")
-
-    def shoot(self, emit: Emit, name: str, args: list[str]) -> None:
-        target = self._target(
-            emit, args, Message("/shoot 目標 [武器] です", "use /shoot TARGET [WEAPON]")
-        )
-        _not_self(name, target.name)
-        attacker = emit.character(name)
-        weapon = eq.bow(
-            _sheet(attacker).weapons, _held(attacker), args[1] if len(args) > 1 else None
-        )
-        dist.check_bow_range(_distance(emit, name, target.name), target.name, self.cfg(emit))
-        self._use_turn(emit, name, "shoot")
-        refs = self.references(attacker)
-        before = self.combatant(attacker)
-        roll = emit.randomizer.roll_once(100)
-        out = um.ranged_attack(
-            roll,
-            refs.get("盗賊", 0),
-            self.ac(target),
-            refs.get("敏捷度", 0),
-            before.aim,
-            settings=self.cfg(emit),
-        )
-        self.save(emit, before, um.shoot(before), ("UM-AIM-01",))
-        label = ranged_text(before.aim)
-        self._attack_result(emit, name, target.name, out, weapon, label, "shot")
-
-    def _attack_result(
-        self,
-        emit: Emit,
-        name: str,
-        target: str,
-        out: um.AttackOutcome,
-        weapon: eq.UsedWeapon,
-        label: Message,
-        en: str,
-    ) -> None:
-        shown = Message.join(SEP, attack_texts(label, out))  # as MA / RA show it
-        emit.add(
-            ev.ROLL,
-            {
-                "action": en,
-                "target": target,
-                "roll": out.roll,
-                "target_value": out.target,
-                "ac": out.ac,
-                "result": out.result,
-            },
-            rules=out.rules,
-            text=Message(f"{name} → {target}{SEP}", f"{name} → {target}{SEP}") + shown,
-        )
-        expr = weapon.damage
-        if not out.hit:
-            self._last_check(
-                emit,
-                name,
-                {
-                    "kind": en,
-                    "target": target,
-                    "expr": expr,
-                    "abilities": list(weapon.abilities),
-                },
-            )
-            return
-        self._last_check(emit, name, None)
-        self._hit(emit, name, target, expr, list(weapon.abilities), out.critical)
-
-    def _hit(
-        self, emit: Emit, name: str, target: str, expr: str, abilities: list[str], critical: bool
-    ) -> None:
-        times = 1
-        rules: tuple[str, ...] = ("UM-DMG-01",)
-        if critical:
-            effects = um.critical_effects(abilities, self.cfg(emit))
-            times = effects.damage_rolls
-            if effects.extra_attacks or effects.gm_defined:
-                extra = "、".join(
-                    [
-                        *(["連続: もう一度攻撃できる"] if effects.extra_attacks else []),
-                        *effects.gm_defined,
-                    ]
-                )
-                emit.add(
-                    ev.NOTICE,
-                    {"critical_effects": list(abilities)},
-                    rules=effects.rules,
-                    text=Message(
-                        f"クリティカル効果 (GM裁定): {extra}",
-                        f"critical effects (GM's ruling): {extra}",
-                    ),
-                )
-        damage = self._roll_damage(emit, expr, times)
-        emit.add(
-            ev.NOTICE,
-            {"damage": damage, "expr": expr, "times": times},
-            rules=rules,
-            text=Message(
-                f"ダメージ {expr}{'×' + str(times) if times > 1 else ''} ＞ {damage}",
-                f"damage {expr}{'x' + str(times) if times > 1 else ''} > {damage}",
-            ),
-        )
-        self.apply_damage(emit, target, damage, name, expr)
-
-    def aim(self, emit: Emit, name: str, args: list[str]) -> None:
-        self._use_turn(emit, name, "aim")
-        before = self.combatant(emit.character(name))
-        out = um.take_aim(before)
-        self.save(emit, before, out.state, out.rules)
-        emit.add(
-            ev.NOTICE,
-            {"aim": out.state.aim},
-            rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
-        )
-
-    def chant(self, emit: Emit, name: str, args: list[str]) -> None:
-        if len(args) != 1:
-            raise fail("/chant 魔法名 です", "use /chant SPELL")
-        character = emit.character(name)
-        spells = {s.name: s for s in getattr(_sheet(character), "spells", [])}
-        if args[0] not in spells:
-            raise fail(
-                f"{name} は魔法 {args[0]!r} を知りません ({'、'.join(spells) or 'なし'})",
-                f"{name} does not know {args[0]!r}",
-            )
-        self._use_turn(emit, name, "chant")
-        before = self.combatant(character)
-        out = um.start_chant(before, args[0], self.cfg(emit))
-        self.save(emit, before, out.state, out.rules)
-        emit.add(
-            ev.NOTICE,
-            {"chant": args[0]},
-            rules=out.rules,
-            text=Message(f"{name}: {out.note.ja}", f"{name}: {out.note.en}"),
-        )
-
-    def cast(self, emit: Emit, name: str, args: list[str]) -> None:
-        target = self._target(emit, args, Message("/cast 目標 です", "use /cast TARGET"))
-        caster = emit.character(name)
-        before = self.combatant(caster)
-        if not um.can_activate(before):
-            raise fail(
-                "魔法は前の手番に詠唱し、詠唱中のときだけ発動できます (UM-MAGIC-02)",
-                "a spell can be activated only while chanting "
-                "it since an earlier turn (UM-MAGIC-02)",
-                "not chanting",
-            )
-        self._use_turn(emit, name, "cast")
-        sheet = _sheet(caster)
-        assert before.chant is not None
-        spell = next(s for s in sheet.spells if s.name == before.chant.spell)
-        refs = self.references(caster)
-        hostile = spell.hostile
-        if hostile:
-            _not_self(name, target.name)
-        off_school = bool(spell.school) and spell.school != sheet.school
-        roll = emit.randomizer.roll_once(100)
-        out = um.activate_spell(
-            roll,
-            refs.get("魔術", 0),
-            off_school=off_school,
-            halved=spell.half_rate,
-            rc=self.rc(target) if hostile else None,
-            charm=refs.get("魅力") if hostile else None,
-            settings=self.cfg(emit),
-        )
-        turn = um.activation_attempt(before, out)
-        self.save(emit, before, turn.state, turn.rules)
-        shown = Message.join(SEP, spell_texts(spell_text(off_school, spell.half_rate), out))  # MG
-        emit.add(
-            ev.ROLL,
-            {
-                "action": "cast",
-                "spell": spell.name,
-                "target": target.name,
-                "roll": roll,
-                "result": out.result,
-            },
-            rules=out.rules,
-            text=Message(
-                f"{name} の「{spell.name}」→ {target.name}{SEP}",
-                f"{name}'s {spell.name} → {target.name}{SEP}",
-            )
-            + shown,
-        )
-        self._last_check(
-            emit,
-            name,
-            {"kind": "cast", "target": target.name, "spell": spell.name}
-            if not out.activated
-            else None,
-        )
-
-    def defend(self, emit: Emit, name: str, args: list[str]) -> None:
-        self._use_turn(emit, name, "defend")
-        before = self.combatant(emit.character(name))
-        out = um.full_defence(before, self.cfg(emit))
-        self.save(emit, before, out.state, out.rules)
-
-    def move(self, emit: Emit, name: str, args: list[str]) -> None:
-        """UM-MOVE-01 (+UM-RANGE-01): ``/move 3|1|5 [TARGET | away TARGET | to M]``."""
-        usage = fail(
-            "/move 3|1|5 [目標 | away 目標 | to 位置m] です",
-            "use /move 3|1|5 [TARGET | away TARGET | to M]",
-        )
-        if not args or args[0].rstrip("m") not in MOVES or len(args) > 3:
-            raise usage
-        option = MOVES[args[0].rstrip("m")]
-        direction, other, to = _move_target(emit, name, args[1:], usage)
-        self._use_turn(emit, name, "move", option if option != "run" else "done")
-        character = emit.character(name)
-        before = self.combatant(character)
-        out = um.move(before, option, self.cfg(emit))  # type: ignore[arg-type]
-        pos = character.fields.get("pos")
-        if direction is not None and pos is None:
-            raise fail(
-                f"{name} の位置が決まっていません (GM: /gm place {name} m)",
-                f"{name} has no position (GM: /gm place {name} M)",
-                "not placed",
-            )
-        where = dist.step(
-            pos,
-            int(out.detail["distance_m"]),  # type: ignore[call-overload]
-            direction,
-            other=emit.character(other).fields.get("pos") if other else None,
-            to=to,
-        )
-        self.save(emit, before, out.state, out.rules)
-        note_ja, note_en = f"{name}: {out.note.ja}", f"{name}: {out.note.en}"
-        if where.end != pos:
-            emit.set_field(name, "pos", where.end, rules=("UM-RANGE-01",))
-            note_ja += f" 位置 {pos}m → {where.end}m"
-            note_en += f" position {pos} m → {where.end} m"
-            if other:
-                gap = _distance(emit, name, other)
-                note_ja += f" ({other}まで {gap}m)"
-                note_en += f" ({gap} m from {other})"
-        emit.add(
-            ev.NOTICE,
-            {"move": option, **dict(out.detail), "pos": where.end},
-            rules=(*out.rules, "UM-RANGE-01") if direction else out.rules,
-            text=Message(note_ja, note_en),
-        )
-
-    def switch(self, emit: Emit, name: str, args: list[str]) -> None:
-        """UM-SWITCH-01: changing equipment takes the turn; dropping the shield does not.
-        ``/switch WEAPON`` takes that weapon in hand (UM-EQUIP-01)."""
-        if len(args) > 1:
-            raise fail("/switch [武器|shield] です", "use /switch [WEAPON|shield]")
-        character = emit.character(name)
-        held = _held(character)
-        drop = args in (["shield"], ["盾"])
-        new_held = (
-            eq.drop_shield(held)
-            if drop
-            else eq.take_in_hand(_sheet(character).weapons, held, args[0])
-            if args
-            else held
-        )
-        before = self.combatant(character)
-        out = um.switch_equipment(before, drop, self.cfg(emit))
-        if out.uses_turn:
-            self._use_turn(emit, name, "switch")
-        else:
-            emit.set_field(name, "two_handed_ready", True, rules=out.rules)
-        self.save(emit, before, out.state, out.rules)
-        if new_held != held:
-            emit.set_field(name, "held", list(new_held.weapons), rules=out.rules)
-            if new_held.shield != held.shield:
-                emit.set_field(name, "shield", new_held.shield, rules=out.rules)
-        holding = "・".join(new_held.weapons) or "なし"
-        shield = "、盾" if new_held.shield else ""
-        emit.add(
-            ev.NOTICE,
-            {"switch": "shield" if drop else (args[0] if args else "equipment")},
-            rules=out.rules,
-            text=Message(
-                f"{name}: {out.note.ja} (手に: {holding}{shield})",
-                f"{name}: {out.note.en} (in hand: {', '.join(new_held.weapons) or 'nothing'}"
-                f"{', shield' if new_held.shield else ''})",
-            ),
-        )
-
-    def mount(self, emit: Emit, name: str, args: list[str], on: bool) -> None:
-        """``/mount`` · ``/dismount``: the character gets on or off a mount; mounted, every
-        move goes twice as far (UM-MOVE-01). *default*: it takes no turn (the seed is silent);
-        the GM may rule it with ``/gm set NAME mounted on|off``."""
-        verb = "mount" if on else "dismount"
-        if args:
-            raise fail(f"/{verb} です (引数なし)", f"use /{verb} (no arguments)")
-        character = emit.character(name)
-        if bool(self.combatant(character).mounted) == on:
-            raise fail(
-                f"{name} はすでに{'騎乗しています' if on else '騎乗していません'}",
-                f"{name} is {'already' if on else 'not'} mounted",
-            )
-        emit.set_field(
-            name,
-            "mounted",
-            on,
-            rules=("UM-MOVE-01",),
-            text=Message(
-                f"{name}: {'騎乗 (移動距離×2)' if on else '下馬 (移動距離は通常)'}",
-                f"{name}: {'mounted (moves ×2)' if on else 'dismounted (normal moves)'}",
-            ),
-        )
 
     # -- fate ----------------------------------------------------------------
-    def fate(self, emit: Emit, name: str, args: list[str]) -> None:
-        effects = {
-            "success": um.Rescue.CHECK_SUCCESS,
-            "half": um.Rescue.HALVE_DAMAGE,
-            "cancel": um.Rescue.CANCEL_CONDITION,
-            "reroll": um.Rescue.REROLL_DAMAGE,
-            "a": um.Rescue.CHECK_SUCCESS,
-            "b": um.Rescue.HALVE_DAMAGE,
-            "c": um.Rescue.CANCEL_CONDITION,
-            "d": um.Rescue.REROLL_DAMAGE,
-        }
-        if len(args) != 1 or args[0].lower() not in effects:
-            raise fail(
-                "/fate success|half|cancel|reroll です (UM-FATE-02)",
-                "use /fate success, half, cancel or reroll (UM-FATE-02)",
-            )
-        effect = effects[args[0].lower()]
-        character = emit.character(name)
-        incoming: Any = character.fields.get("_incoming")
-        last: Any = character.fields.get("_last_check")
-        last_condition: Any = character.fields.get("_last_condition")
-        # Refuse before rolling when there is nothing to rescue (the use is not spent).
-        if effect is um.Rescue.CHECK_SUCCESS and not last:
-            raise fail(
-                "成功にする失敗した判定がありません", "no failed check to turn into a success"
-            )
-        if effect in (um.Rescue.HALVE_DAMAGE, um.Rescue.REROLL_DAMAGE) and not incoming:
-            raise fail("軽減するダメージがありません", "no damage taken to rescue")
-        if effect is um.Rescue.CANCEL_CONDITION and not (
-            last_condition and character.condition(last_condition)
-        ):
-            raise fail("無効にする状態異常がありません", "no condition to cancel")
-        if int(character.fields.get("fate_left", 0)) <= 0:
-            raise fail(
-                "運命判定の残り回数がありません (UM-FATE-01)", "no fate checks left (UM-FATE-01)"
-            )
-        refs = self.base_references(character)
-        roll = emit.randomizer.roll_once(100)
-        spent = um.spend_fate(
-            int(character.fields.get("fate_left", 0)), roll, _value(character, refs, "運命")
-        )
-        emit.set_field(name, "fate_left", spent.uses_left, rules=spent.rules)
-        ok = spent.check.success
-        emit.add(
-            ev.ROLL,
-            {"action": "fate", "roll": roll, "success": ok},
-            rules=spent.rules,
-            text=Message(
-                f"{name} の運命判定 (1D100<={spent.check.target}) ＞ {roll} "
-                f"＞ {'成功' if ok else '失敗'} (残り{spent.uses_left}回)",
-                f"{name}'s fate check (1D100<={spent.check.target}) > {roll} "
-                f"> {'success' if ok else 'failure'} ({spent.uses_left} left)",
-            ),
-        )
-        if not ok:
-            return
-        rules = ("UM-FATE-02",)
-        if effect is um.Rescue.CHECK_SUCCESS:
-            emit.set_field(name, "_last_check", None)
-            emit.add(
-                ev.NOTICE,
-                {"rescue": effect.value},
-                rules=rules,
-                text=Message(
-                    f"運命: 「{last['command']}」を成功にした"
-                    if last.get("command")
-                    else "運命: 判定を成功にした",
-                    f"fate: {last.get('command_en', last['command'])} becomes a success"
-                    if last.get("command")
-                    else "fate: the check succeeds",
-                ),
-            )
-            if last["kind"] in ("melee", "shot"):
-                self._hit(
-                    emit, name, last["target"], last["expr"], last.get("abilities", []), False
-                )
-            return
-        if effect is um.Rescue.CANCEL_CONDITION:
-            res = um.apply_rescue(spent.check, effect, incoming_condition=last_condition)
-            emit.remove_condition(
-                name,
-                last_condition,
-                rules=res.rules,
-                text=Message(
-                    f"運命: {last_condition} を無効にした", f"fate: {last_condition} cancelled"
-                ),
-            )
-            return
-        hp_before = int(incoming["hp_before"])
-        if effect is um.Rescue.HALVE_DAMAGE:
-            res = um.apply_rescue(
-                spent.check,
-                effect,
-                incoming_damage=int(incoming["damage"]),
-                settings=self.cfg(emit),
-            )
-            new_damage = int(res.damage or 0)
-        else:
-            new_damage = self._roll_damage(emit, incoming.get("expr") or "1D6")
-            res = um.apply_rescue(spent.check, effect, new_damage_rolls=[new_damage])
-        new_hp = hp_before - new_damage
-        emit.set_field(name, "_incoming", None)
-        emit.set_status(
-            name,
-            "hp",
-            new_hp,
-            rules=res.rules,
-            note=Message(
-                f"運命: ダメージ {incoming['damage']} → {new_damage} (HP {new_hp})",
-                f"fate: damage {incoming['damage']} → {new_damage} (HP {new_hp})",
-            ),
-        )
-        character = emit.character(name)
-        if new_hp > 0:
-            for label in DOWN_LABELS:
-                if character.condition(label):
-                    emit.remove_condition(name, label, rules=res.rules)
 
     def after_line(self, emit: Emit) -> None:
         """Any HP loss breaks a chant (UM-MAGIC-01: ``:HP-3``, poison-like effects, …);
@@ -1056,7 +517,7 @@ class UnmeiTracker(Tracker):
         for name in dict.fromkeys(hurt):
             character = emit.state.characters.get(name)
             if character is not None and character.fields.get("chant"):
-                _break_chant(emit, name)
+                break_chant(emit, name)
         dropped = [
             e.data["name"]
             for e in emit.events
@@ -1067,97 +528,14 @@ class UnmeiTracker(Tracker):
         for name in dict.fromkeys(dropped):
             character = emit.state.characters.get(name)
             if (
-                character is not None
+                self.cfg(emit).dying_check_mandatory
+                and character is not None
                 and character.down
                 and not any(character.condition(label) for label in DOWN_LABELS)
             ):
-                self.dying(emit, name)
+                tracker_damage.dying(self, emit, name)
 
     # -- GM ----------------------------------------------------------------
-    def gm_dying(self, emit: Emit, args: list[str]) -> None:
-        """``/gm dying NAME 気絶|死亡|none``: the GM decides (UM-FATE-04: how soon is theirs)."""
-        if len(args) != 2 or args[1] not in (*DOWN_LABELS, "none"):
-            raise fail("/gm dying 名前 気絶|死亡|none です", "use /gm dying NAME 気絶|死亡|none")
-        character = emit.character(args[0])
-        for label in DOWN_LABELS:
-            if character.condition(label):
-                emit.remove_condition(args[0], label, rules=("UM-FATE-04",))
-        if args[1] != "none":
-            emit.add_condition(
-                args[0],
-                Condition(label=args[1], rules=["UM-FATE-04"]),
-                text=Message(
-                    f"GM裁定: {args[0]} は{args[1]}",
-                    f"GM ruling: {args[0]} is {self.condition_name(args[1]).en}",
-                ),
-            )
-
-    def gm_fate_reset(self, emit: Emit, args: list[str]) -> None:
-        """``/gm fate reset``: a new session refills every fate count (UM-FATE-01)."""
-        if args != ["reset"]:
-            raise fail("/gm fate reset です", "use /gm fate reset")
-        for character in list(emit.state.characters.values()):
-            sheet = _sheet(character)
-            level = int(self.references(character).get("レベル", sheet.level))
-            uses = um.fate_uses_per_session(sheet.kind, level).uses
-            emit.set_field(character.name, "fate_left", uses, rules=("UM-FATE-01",))
-        emit.add(
-            ev.NOTICE,
-            {"ruling": "fate reset"},
-            rules=("UM-FATE-01",),
-            text=Message(
-                "GM裁定: 運命判定の回数を回復 (セッション開始)",
-                "GM ruling: fate uses refilled (new session)",
-            ),
-        )
-
-    def gm_place(self, emit: Emit, args: list[str]) -> None:
-        """``/gm place NAME M|none``: put a character on the track (UM-RANGE-01)."""
-        if len(args) != 2 or not (args[1] == "none" or args[1].rstrip("m").lstrip("-").isdecimal()):
-            raise fail("/gm place 名前 位置m|none です", "use /gm place NAME M|none")
-        emit.character(args[0])
-        pos = None if args[1] == "none" else dist.check_position(int(args[1].rstrip("m")))
-        others = [
-            f"{c.name} {dist.distance(pos, c.fields.get('pos'))}m"
-            for c in emit.state.characters.values()
-            if c.name != args[0] and dist.distance(pos, c.fields.get("pos")) is not None
-        ]
-        shown = "、".join(others)
-        emit.set_field(
-            args[0],
-            "pos",
-            pos,
-            rules=("UM-RANGE-01",),
-            text=Message(
-                f"GM裁定: {args[0]} の位置 {args[1]}" + (f" (距離: {shown})" if shown else ""),
-                f"GM ruling: {args[0]} at {args[1]}" + (f" (distances: {shown})" if shown else ""),
-            ),
-        )
-
-    def gm_hold(self, emit: Emit, args: list[str]) -> None:
-        """``/gm hold NAME [WEAPON…] [shield]``: what a character holds, by ruling (UM-EQUIP-01)."""
-        if not args:
-            raise fail(
-                "/gm hold 名前 [武器…] [shield] です", "use /gm hold NAME [WEAPON…] [shield]"
-            )
-        character = emit.character(args[0])
-        names = [a for a in args[1:] if a not in ("shield", "盾")]
-        weapons = _sheet(character).weapons
-        for weapon in names:
-            eq.find_weapon(weapons, weapon)
-        shield = len(names) < len(args) - 1
-        emit.set_field(args[0], "held", names, rules=("UM-EQUIP-01",))
-        emit.set_field(
-            args[0],
-            "shield",
-            shield,
-            rules=("UM-EQUIP-01",),
-            text=Message(
-                f"GM裁定: {args[0]} の手に {'・'.join(names) or 'なし'}{'、盾' if shield else ''}",
-                f"GM ruling: {args[0]} holds {', '.join(names) or 'nothing'}"
-                f"{', shield' if shield else ''}",
-            ),
-        )
 
     def condition_name(self, label: str) -> Message:
         return Message(label, CONDITION_NAMES.get(label, label))
@@ -1182,7 +560,8 @@ class UnmeiTracker(Tracker):
             raise fail(
                 f"{label} にレベルはありません", f"{label} has no level", "bad condition level"
             )
-        emit.set_field(name, "_last_condition", label)
+        emit.set_field(name, "_last_condition", {"label": label, "at": acts(emit.character(name))})
+        exclusive_down(emit, name, label, self.cfg(emit))
         return made
 
     def rule_condition(self, character: Character, label: str) -> Condition | None:
@@ -1202,193 +581,16 @@ class UnmeiTracker(Tracker):
             rules=[rule],
         )
 
-    def gm_cond(self, emit: Emit, args: list[str]) -> None:
-        """``/gm cond NAME LABEL``: a condition whose effect the GM rules (a spell's); the
-        table keeps it and ``/fate cancel`` can nullify it (UM-FATE-02 c)."""
-        if len(args) != 2:
-            raise fail("/gm cond 名前 状態異常 です", "use /gm cond NAME CONDITION")
-        name, label = args
-        if emit.character(name).condition(label) is not None:
-            raise fail(f"{name} はすでに {label} です", f"{name} is already {label}")
-        emit.set_field(name, "_last_condition", label)
-        emit.add_condition(
-            name,
-            self.rule_condition(emit.character(name), label) or Condition(label=label),
-            text=Message(
-                f"GM裁定: {name} は {label} (効果は GM が決める)",
-                f"GM ruling: {name} is {self.condition_name(label).en} (its effect is the GM's)",
-            ),
-        )
 
+def _acting(handler: Verb) -> Verb:
+    """The verb ``handler``, counted as one action of its actor first (UM-FATE-06)."""
 
-def _move_target(
-    emit: Emit, name: str, args: list[str], usage: Exception
-) -> tuple[dist.Direction | None, str | None, int | None]:
-    """``[TARGET | away TARGET | to M]`` of /move: (direction, the other character, position)."""
-    if not args:
-        return None, None, None
-    if args[0] == "to" and len(args) == 2 and args[1].rstrip("m").lstrip("-").isdecimal():
-        return "to", None, int(args[1].rstrip("m"))
-    if args[0] == "away" and len(args) == 2:
-        other = emit.character(args[1]).name
-    elif len(args) == 1:
-        other = emit.character(args[0]).name
-    else:
-        raise usage
-    if other == name:
-        raise usage
-    return ("away" if args[0] == "away" else "toward"), other, None
+    def act(emit: Emit, actor: str, args: list[str]) -> None:
+        mark_action(emit, actor)
+        handler(emit, actor, args)
 
-
-# -- /levelup NAME at the table (UM-LEVEL-01/02/04, UM-LEVEL-05) ---------------------------
-#
-# A character who survived the session goes up one level (at most 10): the table rolls the
-# ``GROW`` command with the character's growth rates as they are now (the sheet's 成長率 plus
-# its ほにゃらら儀式 bonus, or the GM's edit of ``{体格成長率}``), raises each ability that rose,
-# and — when none rose — asks the player for one ability to raise (``/levelup NAME 体格``,
-# a follow-up line; the level-up is not finished until then). The fate count per session
-# follows the new level from the next reset (``/gm fate reset``; UM-FATE-01/UM-LEVEL-04).
-
-PENDING = "levelup_pick"
-
-
-def growth_label(ability: str) -> str:
-    """The ``{…}`` label of an ability's growth rate: ``{体格成長率}``."""
-    return f"{ability}成長率"
-
-
-def current_level(tracker: UnmeiTracker, character: Character) -> int:
-    return int(tracker.references(character).get("レベル", 1))
-
-
-def _raise_ability(
-    emit: Emit, tracker: UnmeiTracker, name: str, ability: str, rules: tuple[str, ...]
-) -> None:
-    character = emit.character(name)
-    old = int(tracker.references(character)[ability])
-    emit.set_status(
-        name,
-        ability,
-        old + 1,
-        old=old,
-        rules=rules,
-        note=Message(
-            f"{name}: {ability} {old} → {old + 1}", f"{name}: {ability} {old} → {old + 1}"
-        ),
-    )
-    tracker.after_status_change(emit, name, ability, old, old + 1)
-
-
-def _may_level(emit: Emit, name: str, actor: str) -> None:
-    if not (emit.gm or actor == name):
-        raise fail(
-            f"{name} のレベルアップは本人か GM だけが行えます",
-            f"only {name}'s player or the GM can level {name} up",
-            "forbidden",
-        )
-    if emit.state.combat is not None:
-        raise fail(
-            "レベルアップはセッションの終わりに行います (戦闘中はできません)",
-            "level-ups happen at the end of a session (not during a combat)",
-            "in combat",
-        )
-
-
-def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> None:
-    """``/levelup NAME`` rolls the growth; ``/levelup NAME ABILITY`` is the player's pick."""
-    if len(args) not in (1, 2):
-        raise fail(
-            "/levelup 名前 [能力値] です (UM-LEVEL-02)",
-            "use /levelup NAME [ABILITY] (UM-LEVEL-02)",
-        )
-    name = args[0]
-    character = emit.character(name)
-    _may_level(emit, name, actor)
-    sheet = sheet_from_data(character.sheet)
-    assert isinstance(sheet, UnmeiSheet)
-    pending = bool(character.fields.get(PENDING))
-    if len(args) == 2:
-        _pick(tracker, emit, name, sheet, args[1], pending)
-        return
-    if pending:
-        raise fail(
-            f"{name} は上げる能力値を選ぶところです (/levelup {name} 能力値)",
-            f"{name} still has to pick an ability to raise (/levelup {name} ABILITY)",
-            "pick pending",
-        )
-    dead = any(c.label == um.LifeState.DEAD.value for c in character.conditions)
-    level = current_level(tracker, character)
-    try:
-        up = um.level_up(level, survived=not dead, kind=sheet.kind)
-    except um.UnmeiRuleError as error:
-        raise fail(
-            f"{name}: {error.message.ja} (UM-LEVEL-01)",
-            f"{name}: {error.message.en} (UM-LEVEL-01)",
-            error.reason,
-        ) from None
-    refs = tracker.references(character)
-    rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
-    from saikoro.dice.engine import evaluate
-
-    result = evaluate(f"GROW{rates}", get_system(tracker.system), emit.randomizer)
-    assert result is not None and result.detail is not None
-    emit.add(
-        ev.ROLL,
-        {"action": "levelup", "command": f"GROW{rates}", "result": dict(result.detail)},
-        rules=result.rules,
-        text=Message(
-            f"{name} のレベルアップ: {result.text}",
-            f"{name} levels up: {english_text(result, get_system(tracker.system))}",
-        ),
-    )
-    for ability, rose in zip(result.detail["abilities"], result.detail["raised"], strict=True):
-        if rose:
-            _raise_ability(emit, tracker, name, ability, ("UM-LEVEL-02",))
-    before = um.fate_uses_per_session(sheet.kind, level).uses
-    emit.set_status(
-        name,
-        "レベル",
-        up.level,
-        old=level,
-        rules=up.rules,
-        note=Message(
-            f"{name}: レベル {level} → {up.level} (運命判定 {before} → {up.fate_uses} 回/"
-            "セッション、次の /gm fate reset から)",
-            f"{name}: level {level} → {up.level} (fate checks {before} → {up.fate_uses} "
-            "per session, from the next /gm fate reset)",
-        ),
-    )
-    if result.detail["player_chooses"]:
-        emit.set_field(
-            name,
-            PENDING,
-            True,
-            rules=("UM-LEVEL-02",),
-            text=Message(
-                f"{name}: どの能力値も上がらなかったので、好きな能力値を1つ選んで+1 "
-                f"(/levelup {name} {'|'.join(sheet.abilities)})",
-                f"{name}: no ability rose, so raise one of your choice by 1 "
-                f"(/levelup {name} {'|'.join(sheet.abilities)})",
-            ),
-        )
-
-
-def _pick(
-    tracker: UnmeiTracker, emit: Emit, name: str, sheet: UnmeiSheet, ability: str, pending: bool
-) -> None:
-    if not pending:
-        raise fail(
-            f"{name} が選んで上げる能力値はありません (どれかが成長したときは選べません)",
-            f"{name} has no ability to pick (only when no ability rose)",
-            "no pick pending",
-        )
-    if ability not in sheet.abilities:
-        raise fail(
-            f"{ability!r} は {name} の能力値ではありません ({'、'.join(sheet.abilities)})",
-            f"{ability!r} is not an ability of {name} ({', '.join(sheet.abilities)})",
-        )
-    _raise_ability(emit, tracker, name, ability, ("UM-LEVEL-02",))
-    emit.set_field(name, PENDING, None, rules=("UM-LEVEL-02",))
+    act.__doc__ = handler.__doc__
+    return act
 
 
 def replace_turn(character: Character, own_turns: int) -> Character:
