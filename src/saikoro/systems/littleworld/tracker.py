@@ -163,30 +163,52 @@ class LittleWorldTracker(Tracker):
 
         return gated
 
+    def action_kind(self, verb: str, args: list[str]) -> str | None:
+        """LW-TABLE-07: the kind of ``/verb args`` (:func:`actions.action_kind`; ``free``,
+        passing the turn, is no action: never gated). The table core asks
+        :meth:`action_refusal` with it before every verb."""
+        kind = lwa.action_kind(verb, args)
+        return None if kind == "free" else kind
+
+    def action_refusal(self, emit: Emit, actor: str, kind: str) -> Message | None:
+        """LW-TABLE-07: the one gate of every verb, :func:`conditions.may_act` on the actor's
+        HP and conditions (a GM's line passes it as a ruling)."""
+        character = emit.character(actor)
+        allowed = lwc.may_act(
+            kind,  # type: ignore[arg-type]
+            rule_conditions(character),
+            character.hp,
+            self.cfg(emit),
+        )
+        if allowed.allowed or allowed.reason is None:
+            return None
+        return Message(f"{actor}: {allowed.reason.ja}", f"{actor}: {allowed.reason.en}")
+
     def gate(self, emit: Emit, name: str, verb: str, args: list[str]) -> None:
-        """LW-TABLE-07: may ``name`` do ``/verb args`` now? One function of the rules decides
-        from their HP and conditions (:func:`conditions.may_act` on the verb's kind,
-        :func:`actions.action_kind`); LW-TABLE-09: on another's combat turn the setting
-        ``off_turn_actions`` (``off_turn_cards`` for /card) refuses it or spends the actor's
-        next turn. A GM's line passes what is refused, logged as a ruling."""
+        """After the table core's gate: the kind as the room's settings read it (a specialist
+        action named by ``specialist_names`` is a card's use), and LW-TABLE-09: on another's
+        combat turn ``off_turn_actions`` (``off_turn_cards`` for /card) refuses the line or
+        spends the actor's next turn. A GM's line passes what is refused, logged as a
+        ruling."""
         cfg = self.cfg(emit)
         character = emit.character(name)
         kind = lwa.action_kind(verb, args, cfg)
-        allowed = lwc.may_act(kind, rule_conditions(character), character.hp, cfg)
-        if not allowed.allowed:
-            assert allowed.reason is not None
-            self.refuse_or_rule(emit, name, allowed.reason, allowed.rules, "cannot act")
+        if kind != self.action_kind(verb, args) and kind != "free":
+            refusal = self.action_refusal(emit, name, kind)
+            if refusal is not None:
+                self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-07",), "cannot act")
         combat = emit.state.combat
         if combat is None or combat.current in (None, name):
             return
         how = lwa.off_turn(verb, args, cfg)
         key = "off_turn_cards" if verb == "card" else "off_turn_actions"
         if how == "cost" and character.fields.get("_owes_turn"):
-            reason = Message(
-                f"手番外の行動で次の手番をすでに使っています (/gm setting {key})",
-                f"their next turn is already spent by an action out of turn (/gm setting {key})",
+            refusal = Message(
+                f"{name}: 手番外の行動で次の手番をすでに使っています (/gm setting {key})",
+                f"{name}: their next turn is already spent by an action out of turn "
+                f"(/gm setting {key})",
             )
-            self.refuse_or_rule(emit, name, reason, ("LW-TABLE-09",), "not your turn")
+            self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-09",), "not your turn")
         elif how == "cost":
             emit.set_field(
                 name,
@@ -199,27 +221,24 @@ class LittleWorldTracker(Tracker):
                 ),
             )
         elif how == "refuse":
-            reason = Message(
-                f"いまは {combat.current} の手番です: 他人の手番には行動できません "
+            refusal = Message(
+                f"{name}: いまは {combat.current} の手番です: 他人の手番には行動できません "
                 f"(/gm setting {key})",
-                f"it is {combat.current}'s turn: no action on another's turn (/gm setting {key})",
+                f"{name}: it is {combat.current}'s turn: no action on another's turn "
+                f"(/gm setting {key})",
             )
-            self.refuse_or_rule(emit, name, reason, ("LW-TABLE-09",), "not your turn")
+            self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-09",), "not your turn")
 
     def refuse_or_rule(
-        self, emit: Emit, name: str, reason: Message, rules: tuple[str, ...], why: str
+        self, emit: Emit, name: str, refusal: Message, rules: tuple[str, ...], why: str
     ) -> None:
         """A player's line is refused (nothing changes); a GM's passes as a logged ruling."""
-        if not emit.gm:
-            raise fail(f"{name}: {reason.ja}", f"{name}: {reason.en}", why)
-        emit.add(
-            ev.NOTICE,
+        emit.refuse_or_rule(
+            refusal,
+            why,
+            Message(f"GM裁定: {refusal.ja} — 許可", f"GM ruling: {refusal.en} — allowed"),
             {"ruling": "action", "name": name},
-            rules=rules,
-            gm=True,
-            text=Message(
-                f"GM裁定: {name}: {reason.ja} — 許可", f"GM ruling: {name}: {reason.en} — allowed"
-            ),
+            rules,
         )
 
     def after_action(self, emit: Emit, name: str, verb: str, args: list[str]) -> None:

@@ -490,8 +490,8 @@ class SpecialSituations:
                 emit,
                 name,
                 Message(
-                    f"{how}での治療はGMの裁定で (/gm setting cure_place_anywhere)",
-                    f"a cure at a {CURE_EN[how]} is the GM's ruling (/gm setting "
+                    f"{name}: {how}での治療はGMの裁定で (/gm setting cure_place_anywhere)",
+                    f"{name}: a cure at a {CURE_EN[how]} is the GM's ruling (/gm setting "
                     "cure_place_anywhere)",
                 ),
                 ("LW-COND-05", "LW-TABLE-10"),
@@ -503,8 +503,8 @@ class SpecialSituations:
                 emit,
                 name,
                 Message(
-                    f"{how}を持っていません (GMが /gm item {name} {how} で渡せます)",
-                    f"holds no {CURE_EN[how]} (the GM gives one: /gm item {name} {how})",
+                    f"{name}: {how}を持っていません (GMが /gm item {name} {how} で渡せます)",
+                    f"{name} holds no {CURE_EN[how]} (the GM gives one: /gm item {name} {how})",
                 ),
                 ("LW-COND-02", "LW-TABLE-08"),
                 "no item",
