@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -17,6 +18,17 @@ import typer
 #: Where ``--db`` points when it is not given (the working directory).
 DEFAULT_DB = "saikoro.db"
 SETTINGS_ENV = "SAIKORO_SERVE_SETTINGS"
+_DISCORD_TOKEN_FILE = typer.Option(
+    None, "--discord-token-file", help="a file whose first line is the Discord bot token"
+)
+
+_TRUSTED_PROXY = typer.Option(
+    None,
+    "--trusted-proxy",
+    "--forwarded-allow-ips",
+    help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are"
+    " believed; repeat or separate with commas (default: none; see docs/deploy.md)",
+)
 
 
 def serve(
@@ -43,6 +55,18 @@ def serve(
     rooms_per_minute: float = typer.Option(
         10.0, "--rooms-per-minute", min=0, help="Rooms one client address may create (0: any)"
     ),
+    max_players: int = typer.Option(
+        12, "--max-players", min=0, help="Players (personal links) per room (0: any)"
+    ),
+    joins_per_minute: float = typer.Option(
+        12.0, "--joins-per-minute", min=0, help="Joins one invite link may make per minute (0: any)"
+    ),
+    rooms_per_address: int = typer.Option(
+        100, "--rooms-per-address", min=0, help="Rooms one client address may create (0: any)"
+    ),
+    room_quota_mb: float = typer.Option(
+        32.0, "--room-quota-mb", min=0, help="Stored events per room, in MiB (0: no quota)"
+    ),
     ws_idle_timeout: float = typer.Option(
         90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
@@ -56,11 +80,20 @@ def serve(
     per_address: int = typer.Option(
         64, "--per-address", min=0, help="Open connections per client address (0: no cap)"
     ),
-    forwarded_allow_ips: str = typer.Option(
-        "127.0.0.1",
-        "--forwarded-allow-ips",
-        help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
+    trusted_proxy: list[str] | None = _TRUSTED_PROXY,
+    public_url: str | None = typer.Option(
+        None,
+        "--public-url",
+        help="The origin players reach, e.g. https://table.example.org: invite and GM links"
+        " start with it (default: the address the request came to)",
     ),
+    discord: bool = typer.Option(
+        False,
+        "--discord",
+        help="Also run the Discord bot in this process (token: $SAIKORO_DISCORD_TOKEN or"
+        " --discord-token-file; see docs/discord.md)",
+    ),
+    discord_token_file: Path | None = _DISCORD_TOKEN_FILE,
 ) -> None:
     """Serve BCDice-API v2 (/v2/…) and the shared table (/api/rooms…, WebSocket, page at /).
 
@@ -107,9 +140,26 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    from saikoro.cli.report import print_error
+    from saikoro.server.proxy import TrustedProxies, parse_public_url
+
+    try:
+        entries = [entry for option in trusted_proxy or [] for entry in option.split(",")]
+        proxies = TrustedProxies.parse(entries).texts()
+        public = parse_public_url(public_url) if public_url is not None else None
+    except SaikoroError as error:
+        print_error(error)
+        raise typer.Exit(2) from None
+    discord_token = _discord_token(discord_token_file) if discord else None
+    if discord_token is not None and workers > 1:
+        typer.echo(
+            "エラー / error: --discord は --workers 1 で使ってください (ボットは1つ) /"
+            " --discord runs one bot: use it with --workers 1",
+            err=True,
+        )
+        raise typer.Exit(2)
     _check_port_free(host, port)
     _check_database(db)
-    proxies = sorted(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
     settings: dict[str, Any] = {
         "db": db,
         "limits": {
@@ -118,11 +168,16 @@ def serve(
             "max_ws_per_room": max_ws_per_room,
             "max_ws_per_link": max_ws_per_link,
             "rooms_per_minute": rooms_per_minute,
+            "max_players": max_players,
+            "joins_per_minute": joins_per_minute,
+            "rooms_per_address": rooms_per_address,
+            "room_quota_bytes": int(room_quota_mb * 1024 * 1024),
             "idle_timeout": ws_idle_timeout,
             "ping_interval": min(20.0, ws_idle_timeout / 3),
         },
         "pool": {"deadline": deadline, **({"workers": roll_workers} if roll_workers else {})},
         "rules": {"per_address": per_address, "trusted": proxies},
+        "public_url": public,
     }
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
@@ -130,13 +185,26 @@ def serve(
         f"  (BCDice-API: /v2/version, table API: /api/rooms, OpenAPI: /docs)",
         err=True,
     )
+    if public:
+        typer.echo(
+            f"saikoro: 招待・GM リンクは {public}/ で始まります / invite and GM links start with"
+            f" {public}/",
+            err=True,
+        )
+    if proxies:
+        typer.echo(
+            f"saikoro: X-Forwarded-* を信頼するプロキシ / trusted proxies: {', '.join(proxies)}",
+            err=True,
+        )
     options: dict[str, Any] = {
         **uvicorn_options(connection_rules(settings)),
         "host": host,
         "port": port,
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
-        "forwarded_allow_ips": ",".join(proxies),
+        # Forwarded headers are read by the app (saikoro.server.proxy), from --trusted-proxy
+        # only: uvicorn's own reading would trust 127.0.0.1 by default.
+        "proxy_headers": False,
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
@@ -151,25 +219,54 @@ def serve(
         options["http"] = "saikoro.cli.serve:worker_protocol"
         uvicorn.run("saikoro.cli.serve:worker_app", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(app_from_settings(settings), **options)
+        app = app_from_settings(settings)
+        if discord_token is not None:
+            from saikoro.discord.run import companion
+
+            app.state.table_companions = [companion(discord_token)]
+        uvicorn.run(app, **options)
+
+
+def _discord_token(token_file: Path | None) -> str:
+    """The bot's token for ``--discord`` (never echoed); exits 2 when there is none."""
+    from saikoro.cli.report import print_error
+    from saikoro.errors import SaikoroError, require_extra
+    from saikoro.i18n import Message
+
+    try:
+        require_extra("discord", "discord", Message("Discord ボット", "the Discord bot"))
+        from saikoro.discord.run import guard_logs, read_token
+
+        token = read_token(token_file)
+    except SaikoroError as error:
+        print_error(error)
+        raise typer.Exit(2) from None
+    guard_logs(token)
+    return token
 
 
 def connection_rules(settings: dict[str, Any]) -> Any:
     from saikoro.server.connections import ConnectionRules
+    from saikoro.server.proxy import TrustedProxies
 
     rules = settings["rules"]
-    return ConnectionRules(per_address=rules["per_address"], trusted=frozenset(rules["trusted"]))
+    return ConnectionRules(
+        per_address=rules["per_address"], trusted=TrustedProxies.parse(rules["trusted"])
+    )
 
 
 def app_from_settings(settings: dict[str, Any]) -> Any:
     from saikoro.server.app import create_app
     from saikoro.server.pool import PoolLimits
+    from saikoro.server.proxy import TrustedProxies
     from saikoro.server.table.limits import TableLimits
 
     return create_app(
         settings["db"],
         pool=PoolLimits(**settings["pool"]),
         table_limits=TableLimits(**settings["limits"]),
+        trusted_proxies=TrustedProxies.parse(settings["rules"]["trusted"]),
+        public_url=settings.get("public_url"),
     )
 
 

@@ -29,6 +29,7 @@ from saikoro.i18n import Message, lang_code
 from saikoro.server.table.errors import (
     TableApiError,
     no_database,
+    public_error,
     rate_limited,
     refusal_body,
     status_for,
@@ -49,6 +50,7 @@ WS_UNAUTHORIZED = 4401
 WS_NO_ROOM = 4404
 WS_TOO_MANY = 4429
 WS_IDLE = 4408
+WS_UNAVAILABLE = 4503
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "model": None}
@@ -59,6 +61,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         409: "conflict (the room exists / is busy)",
         422: "bad input (line, sheet, body)",
         429: "rate limit or connection cap",
+        503: "storage unavailable (full disk, read-only or unreachable database): Retry-After",
     }.items()
 }
 
@@ -118,6 +121,11 @@ class Joined(BaseModel):
 
 class PostLine(BaseModel):
     line: str = Field(description="one chat line, as typed in saikoro play")
+    tab: str | None = Field(
+        None,
+        max_length=100,
+        description="the chat tab it is typed in: main (default), other, info or a GM's tab",
+    )
 
 
 class EventBody(BaseModel, extra="allow"):
@@ -176,7 +184,10 @@ async def actor_for_request(request: Request, room: str) -> Actor:
 
 
 def base_url(request: Request | WebSocket) -> str:
-    return str(request.base_url).rstrip("/")
+    """The origin links are built with: ``saikoro serve --public-url`` when given, else the
+    request's (scheme and host as a trusted proxy forwarded them; see server/proxy.py)."""
+    public: str | None = getattr(request.app.state, "public_url", None)
+    return public or str(request.base_url).rstrip("/")
 
 
 def numbered_json(numbered: list[Numbered]) -> list[dict[str, Any]]:
@@ -184,6 +195,7 @@ def numbered_json(numbered: list[Numbered]) -> list[dict[str, Any]]:
 
 
 def refusal_response(error: SaikoroError) -> JSONResponse:
+    error = public_error(error)
     headers = {}
     if isinstance(error, TableApiError) and error.retry_after:
         headers["Retry-After"] = str(error.retry_after)
@@ -201,9 +213,11 @@ def check_line(service: TableService, caller: Caller, line: str) -> None:
         raise rate_limited(service.line_buckets.retry_after(caller.link.id))
 
 
-async def run_line(service: TableService, caller: Caller, line: str, lang: str) -> dict[str, Any]:
+async def run_line(
+    service: TableService, caller: Caller, line: str, lang: str, tab: str | None = None
+) -> dict[str, Any]:
     """A line's outcome as the caller sees it: ``{"ok", "text", "events"}``."""
-    result = await service.run_line_async(caller, line)
+    result = await service.run_line_async(caller, line, tab)
     outcome = result.outcome
     numbered = [(result.first_seq + i, e) for i, e in enumerate(outcome.events)]
     shown = view_numbered(numbered, caller.actor, set())
@@ -258,9 +272,11 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
 
     service = table_service(request)
     client = request.client.host if request.client else "?"
+    service.check_new_room(client)
     if not service.room_buckets.allow(client):
         raise rate_limited(service.room_buckets.retry_after(client))
     created = await asyncio.to_thread(create, service.store, body.name, body.system)
+    service.room_made(client)
     return {
         "room": created.room,
         "gm_token": created.gm_token,
@@ -276,16 +292,16 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
     summary="Join with the invite token and a character: returns a personal link",
 )
 async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, Any]:
-    from saikoro.table.rooms import join, room_url
+    from saikoro.table.rooms import room_url
 
     service = table_service(request)
     invite = body.invite or bearer_token(request)
     if not invite:
         raise unauthorized()
-    await asyncio.to_thread(service.room, room)  # 404 before anything else
+    record = await asyncio.to_thread(service.room, room)  # 404 before anything else
     content = character_content(body.character, body.character_base64)
     _link, token, as_name = await asyncio.to_thread(
-        join, service.store, room, invite, content, body.name
+        service.join, record, invite, content, body.name
     )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
@@ -303,6 +319,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     service = table_service(request)
     caller = await caller_for_request(request, room)
     content = character_content(body.character, body.character_base64)
+    await asyncio.to_thread(service.check_quota, caller.room)
     added = await asyncio.to_thread(
         add,
         service.store,
@@ -313,6 +330,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
         names=body.names,
         all_npcs=body.all_npcs,
     )
+    service.forget_usage(caller.room)
     await service.publish_latest(room)
     return {"ok": True, "as": added[0], "added": added}
 
@@ -329,7 +347,7 @@ async def post_line(
     service = table_service(request)
     caller = await caller_for_request(request, room)
     check_line(service, caller, body.line)
-    return await run_line(service, caller, body.line, _lang(lang))
+    return await run_line(service, caller, body.line, _lang(lang), body.tab)
 
 
 @router.get(
@@ -346,6 +364,8 @@ async def get_state(room: str, request: Request) -> dict[str, Any]:
         "characters": sorted(caller.actor.characters),
         "label": caller.actor.label,
     }
+    if caller.actor.is_gm:  # the room's limits and what it uses of them
+        body["limits"] = await asyncio.to_thread(service.limits_view, caller.room)
     return body
 
 
@@ -393,15 +413,33 @@ def _changed_and_last(
     responses={s: REFUSALS[s] for s in (401, 404)},
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
 )
-async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
+async def get_log_html(
+    room: str,
+    request: Request,
+    lang: str | None = None,
+    tab: str | None = Query(None, max_length=100, description="only this chat tab"),
+    whispers: bool = Query(False, description="with the whispers (the GM's download only)"),
+) -> Response:
     from saikoro.server.log_html import iter_log_html
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    # The published log: what everyone at the table may see (secrets only once revealed),
-    # read from the store in batches and sent as it is rendered (bounded memory).
+    if whispers and not caller.actor.is_gm:
+        raise TableApiError(
+            403,
+            "forbidden",
+            Message(
+                "秘話入りのログは GM だけがダウンロードできます",
+                "only the GM downloads the log with its whispers",
+            ),
+        )
+    # The published log: what everyone at the table may see (secrets only once revealed,
+    # whispers never — but in the GM's own download), read from the store in batches and
+    # sent as it is rendered (bounded memory).
     revealed = await asyncio.to_thread(service.revealed, caller.room)
-    numbered = service.published_events(caller.room, revealed)
+    numbered = service.published_events(caller.room, revealed, whispers=whispers)
+    if tab:
+        numbered = ((seq, e) for seq, e in numbered if e.shown_tab == tab)
     chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
     filename = quote(f"{caller.room.name}.html")
     return StreamingResponse(
@@ -474,9 +512,10 @@ async def room_socket(
     try:
         service = table_service(websocket)
         caller = await service.caller_async(room, token)
-    except TableApiError as error:
-        code = {401: WS_UNAUTHORIZED, 404: WS_NO_ROOM}.get(error.status, 1011)
-        await _refuse(websocket, error, code)
+    except SaikoroError as error:
+        shown = public_error(error)
+        codes = {401: WS_UNAUTHORIZED, 404: WS_NO_ROOM, 503: WS_UNAVAILABLE}
+        await _refuse(websocket, shown, codes.get(status_for(shown), 1011))
         return
     full = service.caps.acquire(caller.room.name, caller.link.id)
     if full is not None:
@@ -490,6 +529,8 @@ async def room_socket(
     enders.add(end_as_revoked)
     try:
         await _RoomSocket(service, websocket, caller, token or "", after).serve()
+    except SaikoroError as error:  # the storage failed while the socket opened
+        await _refuse(websocket, error, WS_UNAVAILABLE)
     finally:
         enders.discard(end_as_revoked)
         if not enders:
@@ -498,6 +539,7 @@ async def room_socket(
 
 
 async def _refuse(websocket: WebSocket, error: SaikoroError, code: int) -> None:
+    error = public_error(error)
     with contextlib.suppress(Exception):
         await websocket.send_json({"type": "error", **refusal_body(error)})
         await websocket.close(code)
@@ -562,6 +604,8 @@ class _RoomSocket:
             revealed |= revealed_ids(event for _seq, event in batch)
             for seq, event in batch:
                 shown = view_event(event, actor, revealed)
+                if shown is None:  # a whisper to someone else: nothing of it
+                    continue
                 hidden = not may_see(event, actor, revealed)
                 text = hub.encoded(
                     room, seq, shown, redacted=shown is not event, hidden=hidden, actor=actor
@@ -590,16 +634,21 @@ class _RoomSocket:
             if kind != "line" or not isinstance(message.get("line"), str):
                 await self.send(_bad_message())
                 continue
-            await self.send(await self._line(message["line"], message.get("id")))
+            tab = message.get("tab")
+            if tab is not None and not isinstance(tab, str):
+                await self.send(_bad_message())
+                continue
+            await self.send(await self._line(message["line"], message.get("id"), tab))
 
-    async def _line(self, line: str, request_id: Any) -> dict[str, Any]:
+    async def _line(self, line: str, request_id: Any, tab: str | None = None) -> dict[str, Any]:
         echo = {"id": request_id} if isinstance(request_id, (str, int)) else {}
         try:
             caller = await self.service.caller_async(self.caller.room.name, self.token)
             check_line(self.service, caller, line)
-            outcome = await run_line(self.service, caller, line, self.lang)
+            outcome = await run_line(self.service, caller, line, self.lang, tab)
         except SaikoroError as error:
-            return {"type": "outcome", **echo, "status": status_for(error), **refusal_body(error)}
+            shown = public_error(error)
+            return {"type": "outcome", **echo, "status": status_for(shown), **refusal_body(shown)}
         return {"type": "outcome", **echo, **outcome}
 
     async def _heartbeat(self) -> None:
@@ -627,6 +676,8 @@ class _RoomSocket:
             except TableApiError as error:
                 await _refuse(self.websocket, error, WS_UNAUTHORIZED)
                 return
+            except SaikoroError as error:  # the storage is down: the socket stays open
+                public_error(error)
             await self.send({"type": "ping"})
 
 
@@ -673,7 +724,11 @@ async def table_lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         app.state.table, app.state.table_store = service, service.store
     try:
-        yield
+        async with contextlib.AsyncExitStack() as companions:
+            # what runs on the table's service beside the API (saikoro serve --discord's bot)
+            for companion in getattr(app.state, "table_companions", ()) if service else ():
+                await companions.enter_async_context(companion(service))
+            yield
     finally:
         if service is not None:
             app.state.table = app.state.table_store = None

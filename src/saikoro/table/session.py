@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from saikoro.dice.randomizer import DiceSource, RandomSource
@@ -126,10 +126,12 @@ class TableSession:
         for event in self.store.iter_events(self.room, after=self.state.version):
             apply_in_place(self.state, event)
 
-    def run(self, line: str, *, actor: Actor | None = None) -> Outcome:
-        """Carry out one chat line (typed by ``actor``, else the session's); persisted
-        before returning. Raises SaikoroError."""
-        return self._commit(lambda state, ctx: dispatch(state, line, ctx), actor)
+    def run(self, line: str, *, actor: Actor | None = None, tab: str | None = None) -> Outcome:
+        """Carry out one chat line (typed by ``actor``, else the session's, in the chat
+        tab ``tab``: default ``main``); persisted before returning. Raises SaikoroError."""
+        return self._commit(
+            lambda state, ctx: dispatch(state, line, replace(ctx, tab=tab or "")), actor
+        )
 
     def add_sheet(
         self, sheet: SheetBase, *, actor: Actor | None = None, side: str | None = None
@@ -155,7 +157,7 @@ class TableSession:
         )
         self.refresh()
         for _attempt in range(OPTIMISTIC_TRIES):
-            outcome = carry_out(self.state, ctx)
+            outcome = _stored_form(carry_out(self.state, ctx))
             if not outcome.events:
                 return outcome
             new_state = self.state.clone()
@@ -173,7 +175,7 @@ class TableSession:
 
         def produce(state: RoomState) -> tuple[list[Event], RoomState | None, Outcome]:
             recorder.rewind()
-            outcome = carry_out(state, ctx)
+            outcome = _stored_form(carry_out(state, ctx))
             if not outcome.events:
                 return [], None, outcome
             after = state.clone()
@@ -196,6 +198,15 @@ class TableSession:
             ),
             reason="busy",
         )
+
+
+def _stored_form(outcome: Outcome) -> Outcome:
+    """The outcome with its events as the room stores them (:mod:`saikoro.table.bounds`:
+    a huge roll's record is cut; the caller's own lines keep the whole text)."""
+    from saikoro.table.bounds import bounded_events
+
+    outcome.events = bounded_events(outcome.events)
+    return outcome
 
 
 def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:

@@ -4,14 +4,20 @@ import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
 import { lang, provide, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
+import { TabBar } from './tabs.js';
 import { paletteLoading, renderPalette } from './palette.js';
 
 const $ = (selector) => document.querySelector(selector);
 
-/** room / token / invite from the link: the fragment (#room=…&token=…) or the query. */
+/**
+ * room / token / invite from the link: the fragment (#room=…&token=…) or the query. A link
+ * given as a query (?room=…&invite=…) is moved into the fragment at once, so the secret
+ * leaves the address bar and is never sent again (Referer, reloads, the server's log).
+ */
 function linkParams() {
   const params = new URLSearchParams(location.hash.slice(1));
   for (const [key, value] of new URLSearchParams(location.search)) if (!params.has(key)) params.set(key, value);
+  if (location.search) history.replaceState(null, '', `${location.pathname}#${params}`);
   return { room: params.get('room'), token: params.get('token'), invite: params.get('invite') };
 }
 
@@ -207,7 +213,7 @@ async function systemPage(system) {
 /** Events after which the GM's links panel may have changed (a player joined or left). */
 const LINK_EVENTS = new Set(['character_added', 'character_removed']);
 /** Events shown when a room opens, and fetched at once when scrolling up. */
-const LOG_PAGE = 200;
+const LOG_PAGE = 100;
 /** Palettes kept per (speaker, values, settings): switching back costs no request. */
 const PALETTES_KEPT = 32;
 
@@ -251,6 +257,7 @@ class RoomView {
       canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
     });
+    this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
   }
 
   async start() {
@@ -304,6 +311,10 @@ class RoomView {
   }
 
   onEvent(event) {
+    if (event.seq > this.log.lastSeq && event.text) this.tabs.arrived(event);
+    if (event.kind === 'room_set' && event.data?.key === 'tabs') {
+      this.tabs.setTabs(['main', 'info', 'other', ...(event.data.value ?? [])]);
+    }
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
     const change = event.change;
@@ -335,6 +346,7 @@ class RoomView {
     const you = this.state.you ?? {};
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
+    this.tabs.setTabs(state.tabs);
     this.render();
   }
 
@@ -440,7 +452,7 @@ class RoomView {
     const error = $('#line-error');
     error.textContent = '';
     try {
-      const outcome = await this.api.line(line);
+      const outcome = await this.api.line(line, this.tabs.typing);
       if (!outcome.events?.length && outcome.text) this.note(outcome.text);
       return true;
     } catch (err) {
@@ -481,7 +493,8 @@ class RoomView {
     $('#download-log').onclick = async () => {
       let blob;
       try {
-        blob = await this.api.download(`/log.html?lang=${lang()}`);
+        const whispers = this.me.role === 'gm' && $('#log-whispers').checked ? '&whispers=1' : '';
+        blob = await this.api.download(`/log.html?lang=${lang()}${whispers}`);
       } catch (err) {
         $('#line-error').textContent = `${t('downloadFailed')}: ${err.message}`;
         return;
@@ -619,6 +632,7 @@ $('#lang').addEventListener('click', () => {
   if (current) {
     current.showStatus();
     current.log.rerender();
+    current.tabs.render();
     current.renderLinks();
     current.paletteFor = null;
     current.palettes.clear();
