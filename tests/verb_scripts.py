@@ -36,6 +36,7 @@ COMMON = (
 
 SCRIPTS: dict[str, VerbScript] = {
     "DiceBot": VerbScript(sheets=(), lines=COMMON),  # no sheets, no tracker: dice and chat
+    "Cthulhu7th": VerbScript(sheets=(), lines=(*COMMON, "CC1<=50 目星", "SCC<=30", "/reveal")),
     "LittleWorld": VerbScript(
         sheets=(
             LW / "pc_gin_fighter.yaml",
@@ -47,7 +48,9 @@ SCRIPTS: dict[str, VerbScript] = {
             *COMMON,
             "@ギン /act 錠前を外す 技巧 5",
             "@ミミ /herb 野山",
+            "/gm item ミミ 中和剤",
             "@ミミ /cure ミミ 中和剤",
+            "@ミミ /use 薬草",
             "@ギン /device スマホ",
             "@ギン /drive 車 10",
             "@ギン /ride 馬 8",

@@ -172,6 +172,8 @@ class TrackerBoard:
         self.dirty = False
         self.task: asyncio.Task[None] | None = None
         self.draws = 0
+        #: When each draw happened (the injected clock): at least ``interval`` apart.
+        self.drawn_at: list[float] = []
 
     def request(self) -> None:
         self.dirty = True
@@ -216,6 +218,7 @@ class TrackerBoard:
         if self.message is None:
             self.message = await play.channel.send(**kwargs)
         self.draws += 1
+        self.drawn_at.append(self.clock())
         ended = state.combat is None
         self.message_id = None if ended else self.message.id
         if ended:
@@ -309,6 +312,8 @@ class ChannelPlay:
         secrets: list[str] = []
         for event in events:
             shown = view_event(event, AUDIENCE, self.revealed)
+            if shown is None:  # a whisper: never in the channel
+                continue
             if shown.text is not None and event.kind != ev.ROOM_CREATED:
                 public.append(shown.text.ja)
             if event.secret and shown is not event and event.text is not None:
