@@ -130,13 +130,24 @@ def test_a_button_press_runs_the_verb_for_the_current_actor(tmp_path: Path) -> N
             picker = h.responses[-1]
             assert picker.ephemeral and picker.components, picker
             options = picker.components[0]["components"][0]["options"]
-            assert {o["value"] for o in options} == {"ボブ", "ゴブリン"}
+            # 帽子世界TRPG's attack names an ability too: each target with each ability
+            assert {o["value"] for o in options} == {
+                f"{name} {ability}"
+                for name in ("ボブ", "ゴブリン")
+                for ability in ("体力", "技巧", "理知")
+            }
             # ボブ's player may not act in アリス's turn: refused, nothing changed
             before = _state(db)
             await h.press(2, "saikoro:verb:pass")
             refusal = h.responses[-1]
             assert refusal.ephemeral and " / " in (refusal.content or ""), refusal
             assert _state(db).version == before.version
+            # アリス's player picks ゴブリン with 技巧: the whole attack runs
+            # 攻撃値 4+[3,4]=11, 防御値 4+[2,2]=8 → 3 damage: ゴブリン 8→5
+            h.dice.push((3, 6), (4, 6), (2, 6), (2, 6))
+            await h.press(1, "saikoro:target:attack", ["ゴブリン 技巧"])
+            await h.caught_up()
+            assert _state(db).characters["ゴブリン"].hp == 5
             # アリス's player passes: the turn moves on
             await h.press(1, "saikoro:verb:pass")
             await h.caught_up()

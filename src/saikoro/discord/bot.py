@@ -411,14 +411,37 @@ class VerbButton(
         await bot.press_verb(interaction, self.verb)
 
 
+def target_choices(system: str, verb: str, names: list[str]) -> list[str]:
+    """What a targeted verb's menu offers: each target, or, where the system's web-table
+    action for the verb has more fields with options (帽子世界TRPG's attack ability), each
+    target with each option (``ゴブリン 体力``), so one pick sends a whole line."""
+    from saikoro.server.web_routes import webtable_data
+
+    data = webtable_data(system)
+    for action in data.get("actions", []):
+        for button in action.get("buttons", []):
+            words = str(button.get("line", "")).split()
+            if words[:2] != [f"/{verb}", "{target}"]:
+                continue
+            choices = names
+            for word in words[2:]:
+                field = data.get("fields", {}).get(word.strip("{}"), {})
+                options = [str(o) for o in field.get("options", [])]
+                if options:
+                    choices = [f"{c} {o}" for c in choices for o in options]
+            return choices
+    return names
+
+
 class TargetSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"saikoro:target:(?P<verb>[a-z]+)"
 ):
-    """Whom a targeted verb (attack, melee, shoot) aims at."""
+    """Whom a targeted verb (attack, melee, shoot) aims at (with the verb's other fields)."""
 
-    def __init__(self, verb: str, names: list[str] | None = None) -> None:
+    def __init__(self, verb: str, choices: list[str] | None = None) -> None:
         options = [
-            discord.SelectOption(label=name[:100], value=name[:100]) for name in (names or [])[:25]
+            discord.SelectOption(label=choice[:100], value=choice[:100])
+            for choice in (choices or [])[:25]
         ]
         super().__init__(
             discord.ui.Select(
@@ -690,7 +713,7 @@ class SaikoroBot(commands.Bot):
             current = state.combat.current if state.combat else None
             names = [n for n in state.characters if n != current]
             view = discord.ui.View(timeout=300)
-            view.add_item(TargetSelect(verb, names))
+            view.add_item(TargetSelect(verb, target_choices(play.record.system, verb, names)))
             await respond(
                 interaction,
                 note(f"/{verb}: 対象を選んでください", f"/{verb}: pick the target"),
