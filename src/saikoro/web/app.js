@@ -5,6 +5,8 @@ import { renderCombat } from './combat.js';
 import { lang, provide, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { paletteLoading, renderPalette } from './palette.js';
+import { TargetMemory } from './targets.js';
+import { TurnCue, turnActor } from './turns.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -212,6 +214,8 @@ class RoomView {
     this.settingsSeq = 0;
     this.history = [];
     this.historyAt = 0;
+    this.targets = new TargetMemory(room);
+    this.cue = new TurnCue();
     this.log = new ChatLog($('#log'), {
       canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
@@ -307,7 +311,9 @@ class RoomView {
   render() {
     this.renderSpeakers();
     this.renderCards();
-    renderCombat($('#combat'), this.state, { actor: this.actor(), page: this.page, send: (line) => this.send(line) });
+    const actor = this.actor();
+    renderCombat($('#combat'), this.state, { actor, page: this.page, send: (line) => this.send(line), memory: this.targets });
+    this.cue.show(this.state, actor);
     this.loadPalette();
   }
 
@@ -326,11 +332,10 @@ class RoomView {
     return this.me.role === 'gm' || this.me.characters.includes(name);
   }
 
-  /** Who the combat actions speak as: the current character if ours, else our own. */
+  /** Who the combat actions speak as: the current character if this page controls it, else
+   * none (the actions show only during one's own turn). */
   actor() {
-    const current = this.state.combat?.current;
-    if (current && this.canAct(current)) return current;
-    return this.me.characters[0] ?? null;
+    return turnActor(this.state, (name) => this.canAct(name));
   }
 
   renderSpeakers() {
