@@ -79,7 +79,9 @@ def test_turns_and_targets_when_players_join_first(browser, server, system: str,
     expect(target.locator("optgroup[label=敵] option")).to_have_text(["ゴブリン"])
     expect(target.locator("optgroup[label=味方] option")).to_have_text([ally])
 
-    # the other player's page: whose turn it is, no action, no cue
+    # the other player's page, and the GM's during a PC's turn: whose turn it is, no action
+    expect(gm.locator("#combat .actions button:enabled")).to_have_count(0)
+    expect(gm.locator("#combat .your-turn")).to_be_hidden()
     expect(other.locator("#combat .your-turn")).to_be_hidden()
     expect(other.locator("#combat .actions button:enabled")).to_have_count(0)
     assert "あなたの手番です" not in other.title()
@@ -91,7 +93,7 @@ def test_turns_and_targets_when_players_join_first(browser, server, system: str,
 
     # an ally may be chosen; the choice is remembered for this actor (also after a reload)
     target.select_option(ally)
-    gm.locator(f'.card[data-name="ゴブリン"] .hp').click()
+    gm.locator('.card[data-name="ゴブリン"] .hp').click()
     gm.keyboard.type("7")
     gm.keyboard.press("Enter")
     expect(card_hp(actor, "ゴブリン")).to_contain_text("HP 7/")

@@ -38,9 +38,9 @@ _JUDGEMENTS = {
     "armour": "miss",  # the armour stopped it
     "miss": "miss",
     "out_of_range": "miss",
-    "took_effect": "hit",
-    "charm_override": "hit",
-    "resisted": "miss",
+    "took_effect": "success",  # a spell: it took effect, or not
+    "charm_override": "success",
+    "resisted": "failure",
     "not_activated": "failure",
     "success": "success",
     "failure": "failure",

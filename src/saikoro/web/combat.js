@@ -2,7 +2,7 @@
 // send the same lines as saikoro play. The actions come from the system's webtable.json:
 // groups of fields (a select, or a text field without options; `target` is another
 // character) and buttons whose line has the fields' values filled in.
-import { pick, t } from './i18n.js';
+import { pick, t, term } from './i18n.js';
 import { defaultTarget, targetGroups } from './targets.js';
 import { gmButtonsApply, setSound, soundOn } from './turns.js';
 
@@ -20,7 +20,7 @@ function field(label, options) {
   const input = el(options ? 'select' : 'input');
   for (const option of options ?? []) {
     const [value, text] = Array.isArray(option) ? option : [option, option];
-    const item = el('option', '', typeof text === 'string' ? text : pick(text));
+    const item = el('option', '', typeof text === 'string' ? term(text) : pick(text));
     item.value = value;
     input.append(item);
   }
@@ -122,7 +122,8 @@ export function renderCombat(section, state, { actor, page, send, memory }) {
   section.classList.toggle('mine', Boolean(combat && actor));
   cue(section).hidden = !(combat && actor);
   const apply = gmButtonsApply(state);
-  for (const button of section.querySelectorAll('.gm-only [data-line]')) button.disabled = !apply[button.dataset.line];
+  const offline = document.body.classList.contains('offline');
+  for (const button of section.querySelectorAll('.gm-only [data-line]')) button.disabled = offline || !apply[button.dataset.line];
   form.hidden = !(combat && actor && page.actions?.length);
   if (form.hidden) {
     form.replaceChildren();
