@@ -169,3 +169,20 @@ def test_prompt_refuses_a_line_in_another_encoding_and_goes_on() -> None:
     out = done.stdout.decode()
     assert "c(1) ＞ 1" in out and "c(2) ＞ 2" in out
     assert "not UTF-8" in done.stderr.decode()
+
+
+def test_the_top_level_system_option_reaches_roll() -> None:
+    """`saikoro -s LittleWorld roll …` rolls in LittleWorld (issue 23); roll's own -s wins."""
+    result = runner.invoke(app, ["-s", "LittleWorld", "roll", "--rands", "3/6,4/6", "LW3>=10"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip() == "(LW3>=10) ＞ 7[3,4]+3 ＞ 10 ＞ 成功(難易度:難しい)"
+    result = runner.invoke(
+        app, ["--system", "LittleWorld", "roll", "-s", "DiceBot", "--rands", "3/6,4/6", "2D6"]
+    )
+    assert result.stdout.strip() == "(2D6) ＞ 7[3,4] ＞ 7"
+
+
+def test_the_top_level_system_option_reaches_odds() -> None:
+    result = runner.invoke(app, ["-s", "LittleWorld", "odds", "LW3>=10"])
+    assert result.exit_code == 0, result.output
+    assert "LittleWorld" in result.stdout

@@ -22,14 +22,14 @@ from .conftest import zip_bytes
 
 PIECE = (
     '<character><data name="character"><data name="common"><data name="name">ミナ</data>'
-    '</data><data name="detail"><data name="能力値"><data name="体力">3</data>'
+    '</data><data name="detail"><data name="HP">10</data><data name="能力値"><data name="体力">3</data>'
     '<data name="技巧">2</data><data name="理知">1</data></data></data></data></character>'
 ).encode()
 
 
 #: A CCFOLIA piece with the three abilities; EXTRA is replaced by more keys.
 ABILITIES = (
-    '{"kind": "character", "data": {"name": "a", EXTRA, "params": ['
+    '{"kind": "character", "data": {"name": "a", EXTRA, "params": [{"label": "HP", "value": "9"},'
     '{"label": "体力", "value": "1"}, {"label": "技巧", "value": "1"},'
     ' {"label": "理知", "value": "1"}]}}'
 )
@@ -98,10 +98,10 @@ def test_infinite_ccfolia_initiative_is_ignored(initiative: str) -> None:
 
 @pytest.mark.parametrize("value", ["1e999", '"Infinity"', '"1e400"', '"NaN"'])
 def test_infinite_ccfolia_values_become_notes(value: str) -> None:
-    status = f'"status": [{{"label": "HP", "value": {value}, "max": {value}}}]'
+    status = f'"status": [{{"label": "禁忌値", "value": {value}, "max": {value}}}]'
     raw = ABILITIES.replace("EXTRA", status).encode()
     sheet, report = import_bytes(raw, "ccfolia", "LittleWorld")
-    assert "HP" in sheet.notes and report.warnings
+    assert "禁忌値" in sheet.notes and report.warnings
 
 
 def test_deeply_nested_json_in_the_memo_block_is_refused() -> None:

@@ -178,6 +178,7 @@ def test_impossible_value_names_field_and_rule() -> None:
         "kind": "character",
         "data": {
             "name": "ゼロ",
+            "status": [{"label": "HP", "value": 5, "max": 5}],
             "params": [
                 {"label": "体力", "value": "0"},
                 {"label": "技巧", "value": "2"},

@@ -26,7 +26,7 @@ from .test_fuzz_files import mutate, seed_files
 
 PIECE = (
     '<character><data name="character"><data name="common"><data name="name">ミナ</data>'
-    '</data><data name="detail"><data name="能力値"><data name="体力">3</data>'
+    '</data><data name="detail"><data name="HP">10</data><data name="能力値"><data name="体力">3</data>'
     '<data name="技巧">2</data><data name="理知">1</data></data></data></data></character>'
 ).encode()
 

@@ -147,6 +147,7 @@ def test_duplicate_labels_numbered() -> None:
 
     params = [{"label": "メモ欄", "value": str(i)} for i in range(4)]
     params += [{"label": n, "value": "2"} for n in ("体力", "技巧", "理知")]
-    piece = {"kind": "character", "data": {"name": "n", "params": params}}
+    status = [{"label": "HP", "value": 5, "max": 5}]
+    piece = {"kind": "character", "data": {"name": "n", "params": params, "status": status}}
     sheet, _ = import_bytes(json.dumps(piece).encode(), "ccfolia", "LittleWorld")
     assert sheet.notes == {"メモ欄": "0", "メモ欄 (2)": "1", "メモ欄 (3)": "2", "メモ欄 (4)": "3"}

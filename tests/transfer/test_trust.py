@@ -37,11 +37,23 @@ UM_PARAMS = [
 ]
 
 
+#: Every character needs HP (a file without it is refused): the helpers add one unless given.
+HP_STATUS = {"label": "HP", "value": 10, "max": 10}
+HP_RESOURCE_XML = (
+    '<data name="リソース"><data type="numberResource" currentValue="10" name="HP">10</data></data>'
+)
+
+
 def ccfolia(**data: object) -> bytes:
+    labels = {str(p.get("label")) for p in data.get("params", [])}  # type: ignore[attr-defined]
+    if not labels & {"HP", "生命力", "耐久力"}:
+        data.setdefault("status", [HP_STATUS])
     return json.dumps({"kind": "character", "data": {"name": "テスト", **data}}).encode()
 
 
 def udonarium(detail: str, name: str = "テスト", dicebot: str = "") -> str:
+    if 'name="HP"' not in detail:
+        detail = HP_RESOURCE_XML + detail
     return (
         f'<character><data name="character"><data name="common"><data name="name">{name}'
         f'</data></data><data name="detail">{detail}</data></data>'
@@ -296,6 +308,7 @@ def test_empty_ccfolia_status_is_dropped_not_a_note() -> None:
             {"label": "MP"},
             {"label": "SAN", "value": "", "max": None},
             {"label": "", "value": None},
+            HP_STATUS,
         ],
         params=LW_PARAMS,
     )

@@ -42,7 +42,12 @@ def _default(
     version: bool = typer.Option(
         False, "--version", callback=_print_version, is_eager=True, help="print the version"
     ),
-    system: str = typer.Option("DiceBot", "--system", "-s", help="game system for the prompt"),
+    system: str | None = typer.Option(
+        None,
+        "--system",
+        "-s",
+        help="game system for the prompt, and the default --system of the sub-command",
+    ),
     lang: str | None = typer.Option(
         None, "--lang", help="ja or en for every sub-command (default: $SAIKORO_LANG, else ja)"
     ),
@@ -50,13 +55,17 @@ def _default(
     """With no sub-command: an interactive dice prompt (type a command, see the result)."""
     if lang is not None:
         os.environ["SAIKORO_LANG"] = lang  # sub-commands default to saikoro.i18n.current_lang()
+    if system is not None and ctx.invoked_subcommand is not None:
+        # `saikoro -s SYSTEM roll …`: the sub-command's own --system wins when given.
+        ctx.default_map = {ctx.invoked_subcommand: {"system": system}}
+        ctx.obj = {"system": system}
     if ctx.invoked_subcommand is None:
         from saikoro.cli.prompt import run_prompt
         from saikoro.cli.report import print_error
         from saikoro.errors import SaikoroError
 
         try:
-            run_prompt(system, current_lang())
+            run_prompt(system or "DiceBot", current_lang())
         except SaikoroError as error:
             print_error(error)
             raise typer.Exit(1) from None
@@ -69,7 +78,15 @@ def _default(
 )
 def roll(ctx: typer.Context) -> None:
     """``saikoro roll`` is argparse-based (fast start-up); Typer only forwards to it."""
-    raise typer.Exit(run_roll(list(ctx.args)))
+    args = list(ctx.args)
+    top_system = (ctx.obj or {}).get("system")
+    if top_system is not None and not any(_names_system(arg) for arg in args):
+        args = ["--system", top_system, *args]
+    raise typer.Exit(run_roll(args))
+
+
+def _names_system(arg: str) -> bool:
+    return arg in ("-s", "--system") or arg.startswith(("--system=", "-s="))
 
 
 for _name in SUBCOMMAND_MODULES:

@@ -61,6 +61,7 @@ def raw_json_answer(status: int, reason: str) -> bytes:
         "content-type: application/json\r\n"
         f"content-length: {len(data)}\r\n"
         "access-control-allow-origin: *\r\n"
+        "x-content-type-options: nosniff\r\n"
         "connection: close\r\n\r\n"
     )
     return head.encode("ascii") + data

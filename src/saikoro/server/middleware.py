@@ -28,6 +28,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 log = logging.getLogger("saikoro.server")
 
 CORS_HEADERS: list[tuple[bytes, bytes]] = [(b"access-control-allow-origin", b"*")]
+#: On every HTTP response (API JSON, pages, errors): CORS, and no MIME sniffing.
+EVERY_RESPONSE_HEADERS: list[tuple[bytes, bytes]] = [
+    *CORS_HEADERS,
+    (b"x-content-type-options", b"nosniff"),
+]
 PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
     (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
     (b"access-control-allow-headers", b"*"),
@@ -80,7 +85,7 @@ class OpenCorsMiddleware:
                 {
                     "type": "http.response.start",
                     "status": 204,
-                    "headers": [*CORS_HEADERS, *PREFLIGHT_HEADERS],
+                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
                 }
             )
             await send({"type": "http.response.body", "body": b""})
@@ -93,8 +98,8 @@ class OpenCorsMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                if b"access-control-allow-origin" not in names:
-                    message["headers"] = [*message.get("headers", []), *CORS_HEADERS]
+                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
+                message["headers"] = [*message.get("headers", []), *missing]
             await send(message)
 
         try:
@@ -102,10 +107,10 @@ class OpenCorsMiddleware:
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
             return
         if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
-            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
 
 
 class RequestTooLarge(HTTPException):
@@ -225,14 +230,16 @@ class ServerMiddleware:
                 {
                     "type": "http.response.start",
                     "status": 204,
-                    "headers": [*CORS_HEADERS, *PREFLIGHT_HEADERS],
+                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
                 }
             )
             await send({"type": "http.response.body", "body": b""})
             return
         if self._too_big(scope):
             refusal = error_body(scope, "request too large", too_large(self.max_bytes))
-            await send_json(send if not head else _headers_only(send), *refusal, CORS_HEADERS)
+            await send_json(
+                send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS
+            )
             return
         if self.fast is not None and scope["method"] == "GET":
             answering = self.fast(scope)
@@ -243,7 +250,7 @@ class ServerMiddleware:
                     log.exception("unhandled error in %s %s", method, scope.get("path"))
                     status, body = error_body(scope, "internal error")
                 await send_json(
-                    send if not head else _headers_only(send), status, body, CORS_HEADERS
+                    send if not head else _headers_only(send), status, body, EVERY_RESPONSE_HEADERS
                 )
                 return
         await self._app(scope, receive, send if not head else _headers_only(send))
@@ -275,8 +282,8 @@ class ServerMiddleware:
             if message["type"] == "http.response.start":
                 started = True
                 names = {name.lower() for name, _ in message.get("headers", [])}
-                if b"access-control-allow-origin" not in names:
-                    message["headers"] = [*message.get("headers", []), *CORS_HEADERS]
+                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
+                message["headers"] = [*message.get("headers", []), *missing]
             await send(message)
 
         try:
@@ -284,15 +291,15 @@ class ServerMiddleware:
         except RequestTooLarge:
             if not started:
                 refusal = error_body(scope, "request too large", too_large(self.max_bytes))
-                await send_json(send, *refusal, CORS_HEADERS)
+                await send_json(send, *refusal, EVERY_RESPONSE_HEADERS)
             return
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
             log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
             if not started:
-                await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
             return
         if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
-            await send_json(send, *error_body(scope, "internal error"), CORS_HEADERS)
+            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
 
 
 def _headers_only(send: Send) -> Send:

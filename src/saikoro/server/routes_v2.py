@@ -8,10 +8,13 @@ app's roller (:mod:`saikoro.server.pool`), never onto the event loop.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 
 from saikoro import __version__
 from saikoro.dice.commands.version import BCDICE_VERSION
@@ -23,7 +26,41 @@ from saikoro.server.middleware import client_key
 #: The BCDice-API release whose behaviour this server matches (run with BCDice 3.16.1).
 API_VERSION = "3.0.0"
 
-router = APIRouter(prefix="/v2")
+FORM_TYPE = "application/x-www-form-urlencoded"
+_HIGH_BYTE = re.compile(rb"[\x80-\xff]")
+
+
+def utf8_form_body(body: bytes) -> bytes:
+    """A form body whose unescaped bytes read as UTF-8, as Sinatra reads every parameter.
+
+    Starlette reads unescaped bytes of a form body as latin-1 (``curl -d`` with Japanese
+    gave mojibake) but percent escapes as UTF-8; escaping every byte past ASCII makes both
+    read as UTF-8 whatever ``charset`` the content type names, invalid bytes as U+FFFD.
+    """
+    return _HIGH_BYTE.sub(lambda byte: b"%%%02X" % byte[0][0], body)
+
+
+class Utf8FormRoute(APIRoute):
+    """An API route whose form-encoded body is read as UTF-8 (see :func:`utf8_form_body`)."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def utf8_handler(request: Request) -> Response:
+            content_type = request.headers.get("content-type", "").split(";")[0]
+            if content_type.strip().lower() != FORM_TYPE:
+                return await handler(request)
+            body = utf8_form_body(await request.body())
+
+            async def receive() -> dict[str, Any]:
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            return await handler(Request(request.scope, receive))
+
+        return utf8_handler
+
+
+router = APIRouter(prefix="/v2", route_class=Utf8FormRoute)
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorBody, "description": "unsupported game system / command"},

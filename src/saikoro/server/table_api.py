@@ -89,6 +89,10 @@ class AddCharacter(BaseModel):
         None, description="an Udonarium zip/xml (or any character file) as base64"
     )
     side: Literal["pc", "npc"] | None = None
+    names: list[str] | None = Field(
+        None, description="the characters to bring in from a file of several (Udonarium room)"
+    )
+    all_npcs: bool = Field(False, description="bring every character of the file in as an NPC")
 
 
 class JoinRoom(BaseModel):
@@ -100,6 +104,9 @@ class JoinRoom(BaseModel):
     )
     character_base64: str | None = Field(
         None, description="an Udonarium zip/xml (or any character file) as base64"
+    )
+    name: str | None = Field(
+        None, description="the character to join with, from a file of several (Udonarium room)"
     )
 
 
@@ -277,7 +284,9 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
         raise unauthorized()
     await asyncio.to_thread(service.room, room)  # 404 before anything else
     content = character_content(body.character, body.character_base64)
-    _link, token, as_name = await asyncio.to_thread(join, service.store, room, invite, content)
+    _link, token, as_name = await asyncio.to_thread(
+        join, service.store, room, invite, content, body.name
+    )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
 
@@ -294,9 +303,18 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     service = table_service(request)
     caller = await caller_for_request(request, room)
     content = character_content(body.character, body.character_base64)
-    name = await asyncio.to_thread(add, service.store, room, caller.link, content, body.side)
+    added = await asyncio.to_thread(
+        add,
+        service.store,
+        room,
+        caller.link,
+        content,
+        body.side,
+        names=body.names,
+        all_npcs=body.all_npcs,
+    )
     await service.publish_latest(room)
-    return {"ok": True, "as": name}
+    return {"ok": True, "as": added[0], "added": added}
 
 
 @router.post(

@@ -93,13 +93,13 @@ def register_sheet_importer(suffix: str, loader: Callable[[Path, str], SheetBase
     SHEET_IMPORTERS[suffix.lower()] = loader
 
 
-#: (bytes, system) → a sheet, or None when not that reader's format: characters sent in a
-#: request (joining a shared room). ``saikoro.transfer.register_with_table()`` registers
-#: CCFOLIA / Udonarium.
-CHARACTER_READERS: list[Callable[[bytes, str], SheetBase | None]] = []
+#: (bytes, system) → the file's characters (an Udonarium room file holds several), or None
+#: when not that reader's format: characters sent in a request (joining a shared room).
+#: ``saikoro.transfer.register_with_table()`` registers CCFOLIA / Udonarium.
+CHARACTER_READERS: list[Callable[[bytes, str], list[SheetBase] | None]] = []
 
 
-def register_character_reader(reader: Callable[[bytes, str], SheetBase | None]) -> None:
+def register_character_reader(reader: Callable[[bytes, str], list[SheetBase] | None]) -> None:
     if reader not in CHARACTER_READERS:
         CHARACTER_READERS.append(reader)
 
@@ -606,15 +606,14 @@ def _gate(emit: Emit, tracker: Tracker, verb: str, args: list[str], actor: str) 
     refusal = tracker.action_refusal(emit, actor, kind)
     if refusal is None:
         return
-    if not emit.gm:
-        raise fail(refusal.ja, refusal.en, "cannot act")
-    emit.add(
-        ev.NOTICE,
-        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
-        text=Message(
+    emit.refuse_or_rule(
+        refusal,
+        "cannot act",
+        Message(
             f"GM裁定: {refusal.ja} が、GM の行として行う",
             f"GM ruling: {refusal.en}, but the GM's line does it",
         ),
+        {"ruling": "action gate", "name": actor, "verb": verb, "kind": kind},
     )
 
 

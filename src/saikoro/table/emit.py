@@ -73,6 +73,20 @@ class Emit:
             (self.secret_lines if secret else self.lines).append(text)
         return event
 
+    def refuse_or_rule(
+        self,
+        refusal: Message,
+        reason: str,
+        ruling: Message,
+        data: dict[str, Any],
+        rules: tuple[str, ...] = (),
+    ) -> None:
+        """What the rules do not allow: a player's line is refused (``refusal``, nothing
+        changed); the GM's line does it all the same, logged as a ruling (``ruling``)."""
+        if not self.gm:
+            raise TableError(refusal, reason=reason)
+        self.add(ev.NOTICE, data, rules=rules, text=ruling)
+
     def say(self, ja: str, en: str) -> None:
         self.lines.append(Message(ja, en))
 

@@ -131,11 +131,58 @@ def open_session(store: SharedRoomStore, room: str, link: Link, **kwargs: Any) -
     return TableSession.open(store, room, actor=actor_for(link), allow_files=False, **kwargs)
 
 
+class SeveralCharacters(SaikoroError):
+    """A file with several characters (an Udonarium room file) and no choice among them."""
+
+    reason = "several characters"
+
+    def __init__(self, names: list[str]) -> None:
+        listed_ja, listed_en = "、".join(names), ", ".join(names)
+        super().__init__(
+            Message(
+                f"このファイルには {len(names)} 人のキャラクターがいます ({listed_ja}):"
+                " 取り込むキャラクターを名前で選ぶか (names)、全員を NPC として取り込んでください"
+                " (all_npcs)。プレイヤーは 1 人を選んで参加します (name)",
+                f"the file holds {len(names)} characters ({listed_en}): choose the ones to"
+                " bring in by name (names) or bring them all in as NPCs (all_npcs); a player"
+                " joins with one of them (name)",
+            )
+        )
+        self.names = names
+
+
+def choose_characters(
+    sheets: list[SheetBase], names: list[str] | None = None, all_npcs: bool = False
+) -> list[SheetBase]:
+    """The characters chosen from a file's: those ``names`` (in that order), or all of them
+    (``all_npcs``); a file of one character needs no choice. Raises SaikoroError."""
+    if names:
+        by_name = {sheet.name: sheet for sheet in sheets}
+        missing = [name for name in names if name not in by_name]
+        if missing:
+            have = [sheet.name for sheet in sheets]
+            raise fail(
+                f"ファイルに {'、'.join(missing)} はいません (いるのは: {'、'.join(have)})",
+                f"the file has no {', '.join(missing)} (it has: {', '.join(have)})",
+                "no such character",
+            )
+        return [by_name[name] for name in dict.fromkeys(names)]
+    if all_npcs or len(sheets) == 1:
+        return list(sheets)
+    raise SeveralCharacters([sheet.name for sheet in sheets])
+
+
 def read_character(content: str | bytes, system: str) -> SheetBase:
-    """A sheet from what a caller sent: saikoro JSON/YAML text, or a tool's export that a
+    """The one character of what a caller sent (see :func:`read_characters`); a file with
+    several is refused, naming them (:class:`SeveralCharacters`)."""
+    return choose_characters(read_characters(content, system))[0]
+
+
+def read_characters(content: str | bytes, system: str) -> list[SheetBase]:
+    """The sheets of what a caller sent: saikoro JSON/YAML text, or a tool's export that a
     registered reader knows (``saikoro.transfer.register_with_table()``, which the front
-    ends call: CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes). Raises SaikoroError
-    (a bilingual reason) when it is none."""
+    ends call: CCFOLIA clipboard JSON, an Udonarium zip/XML as bytes — a room file holds
+    several characters). Raises SaikoroError (a bilingual reason) when it is none."""
     raw = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else content
     if len(raw) > MAX_CHARACTER_BYTES:
         raise fail(
@@ -143,9 +190,9 @@ def read_character(content: str | bytes, system: str) -> SheetBase:
             f"the character is too large (at most {MAX_CHARACTER_BYTES // 1024 // 1024} MiB)",
         )
     for reader in CHARACTER_READERS:
-        sheet = reader(raw, system)
-        if sheet is not None:
-            return sheet
+        sheets = reader(raw, system)
+        if sheets is not None:
+            return sheets
     try:
         text = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
@@ -154,16 +201,21 @@ def read_character(content: str | bytes, system: str) -> SheetBase:
             "cannot read the character (a saikoro sheet, CCFOLIA JSON, or an Udonarium zip/xml)",
         ) from None
     suffix = ".json" if text.lstrip().startswith(("{", "[")) else ".yaml"
-    return parse_sheet_text(text, suffix, system)
+    return [parse_sheet_text(text, suffix, system)]
 
 
 def join(
-    store: SharedRoomStore, room: str, invite_token: str, character: str | bytes
+    store: SharedRoomStore,
+    room: str,
+    invite_token: str,
+    character: str | bytes,
+    name: str | None = None,
 ) -> tuple[Link, str, str]:
     """Join ``room`` through its invite: ``(personal link, its token, the character's name)``.
 
-    ``character`` is a character to bring (see :func:`read_character`) or the name of a
-    player character already in the room that no live personal link holds.
+    ``character`` is a character to bring (see :func:`read_characters`; ``name`` chooses
+    one from a file of several, an Udonarium room file) or the name of a player character
+    already in the room that no live personal link holds.
     """
     invite = authenticate(store, room, invite_token)
     if invite.role != "invite":
@@ -195,7 +247,8 @@ def join(
             "no such character",
         )
     else:
-        sheet = read_character(character, session.state.system)
+        sheets = read_characters(character, session.state.system)
+        sheet = choose_characters(sheets, [name] if name else None)[0]
         _not_held(links, room, sheet.name)
         session.add_sheet(sheet, actor=Actor.player(sheet.name))
         name = sheet.name
@@ -236,18 +289,33 @@ def _not_held(links: LinkRegistry, room: str, name: str) -> None:
 
 
 def add_character(
-    store: SharedRoomStore, room: str, by: Link, character: str | bytes, side: str | None = None
-) -> str:
-    """The GM brings a character (an NPC, or a PC for a player) in from what they sent;
-    the character's name."""
+    store: SharedRoomStore,
+    room: str,
+    by: Link,
+    character: str | bytes,
+    side: str | None = None,
+    *,
+    names: list[str] | None = None,
+    all_npcs: bool = False,
+) -> list[str]:
+    """The GM brings characters (NPCs, or PCs for players) in from what they sent: its one
+    character, those ``names`` of a file of several (an Udonarium room file), or all of
+    them as NPCs (``all_npcs``). The names brought in; none when one cannot be."""
     _require_gm(by)
     if side not in (None, "pc", "npc"):
         raise fail(f"{side!r} は pc/npc ではありません", f"{side!r}: expected pc or npc")
     _room(store, room)
     session = TableSession.open(store, room, allow_files=False)
-    sheet = read_character(character, session.state.system)
-    session.add_sheet(sheet, actor=Actor.gm(), side=side)
-    return sheet.name
+    chosen = choose_characters(read_characters(character, session.state.system), names, all_npcs)
+    if all_npcs and not names:
+        side = "npc"
+    for sheet in chosen:  # checked first: a file brings all its chosen characters or none
+        present = find_name(sheet.name, session.state.characters)
+        if present is not None:
+            raise fail(f"{sheet.name} はすでにいます", f"{sheet.name} is already here", "duplicate")
+    for sheet in chosen:
+        session.add_sheet(sheet, actor=Actor.gm(), side=side)
+    return [sheet.name for sheet in chosen]
 
 
 def _require_gm(by: Link) -> None:
@@ -315,15 +383,18 @@ def revoke(
 __all__ = [
     "DEFAULT_BASE_URL",
     "CreatedRoom",
+    "SeveralCharacters",
     "actor_for",
     "add_character",
     "authenticate",
+    "choose_characters",
     "create_room",
     "issue",
     "join",
     "list_links",
     "open_session",
     "read_character",
+    "read_characters",
     "revoke",
     "room_url",
     "unauthorized",

@@ -193,7 +193,9 @@ def detect_format(name: str, raw: bytes) -> str | None:
     head = raw[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if head.startswith(b"<"):
         return "udonarium"
-    if head.startswith(b"{") and b'"kind"' in raw[:MAX_FILE_BYTES] and b'"character"' in raw:
+    if b'"kind"' in raw[:MAX_FILE_BYTES] and b'"character"' in raw:
+        # CCFOLIA's JSON, also with other text pasted around it: then the CCFOLIA reader
+        # says what is wrong (the CLI's message), not "a sheet must be a mapping".
         return "ccfolia"
     return None
 
@@ -239,14 +241,14 @@ def load_character_file(path: str | Path, system: str | None = None) -> SheetBas
     return results[0][0]
 
 
-def read_tool_character(raw: bytes, system: str | None = None) -> SheetBase | None:
-    """A CCFOLIA or Udonarium character's bytes → a sheet of ``system``; None when the bytes
-    are neither (a saikoro sheet, say). For characters sent in a request (a shared room)."""
+def read_tool_characters(raw: bytes, system: str | None = None) -> list[SheetBase] | None:
+    """Every character of CCFOLIA or Udonarium bytes (a room file holds several) → sheets of
+    ``system``; None when the bytes are neither (a saikoro sheet, say). For characters sent
+    in a request (a shared room: the caller chooses among several)."""
     source_format = detect_format("", raw)
     if source_format is None:
         return None
-    sheet, _report = import_bytes(raw, source_format, system)
-    return sheet
+    return [sheet for sheet, _report in import_all(raw, source_format, system)]
 
 
 def register_with_table() -> None:
@@ -257,4 +259,4 @@ def register_with_table() -> None:
 
     for suffix in (".zip", ".xml", ".json"):
         register_sheet_importer(suffix, load_character_file)
-    register_character_reader(read_tool_character)
+    register_character_reader(read_tool_characters)

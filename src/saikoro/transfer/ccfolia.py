@@ -2,7 +2,8 @@
 
 ``data`` has ``name``, ``initiative``, ``memo``, ``status`` (``[{label, value, max}]``,
 shown as bars), ``params`` (``[{label, value}]``, text values) and ``commands`` (the chat
-palette). saikoro's own block rides in the memo as one line
+palette). saikoro's own block rides at the end of the memo, after the text a player
+reads: a marker line (:data:`BLOCK_MARKER`, saying not to edit what follows) and one line
 ``[saikoro:<system>] {json}``.
 """
 
@@ -22,7 +23,13 @@ from saikoro.transfer.labels import (
     load_json,
     shown,
 )
-from saikoro.transfer.model import CCFOLIA_PREFIX, Param, PortableCharacter, Resource
+from saikoro.transfer.model import (
+    CCFOLIA_PREFIX,
+    Param,
+    PortableCharacter,
+    Resource,
+    note_place,
+)
 
 MAX_BYTES = 5 * 1024 * 1024
 _EXTRAS_LINE = re.compile(r"^\[saikoro:([A-Za-z0-9_]+)\]\s*(\{.*\})\s*$")
@@ -57,25 +64,42 @@ def _text(value: Any, where: tuple[str, str]) -> str:
     )
 
 
+#: The line before saikoro's data in a memo: what follows is for saikoro, not for editing.
+BLOCK_MARKER = "―――― saikoro のデータ (編集しないでください / saikoro data: do not edit) ――――"
+
+
 def split_memo(memo: str) -> tuple[str, str | None, dict[str, Any] | None]:
-    """The memo without saikoro's line, and that line's system and data."""
-    kept, system, extras = [], None, None
-    for line in memo.split("\n"):  # not splitlines(): the JSON may hold U+0085, U+2028…
+    """The memo without saikoro's block (its marker line and data line), and the data's
+    system and value. The first valid data line counts; text after it is kept."""
+    lines = memo.split("\n")  # not splitlines(): the JSON may hold U+0085, U+2028…
+    for n, line in enumerate(lines):
         match = _EXTRAS_LINE.match(line.strip())
-        if match and extras is None:
-            try:
-                data = load_json(match[2])
-            except InvalidJson:
-                data = None
-            if isinstance(data, dict):
-                system, extras = match[1], data
-                continue
-        kept.append(line)
-    return "\n".join(kept).strip(), system, extras
+        if not match:
+            continue
+        try:
+            data = load_json(match[2])
+        except InvalidJson:
+            continue
+        if not isinstance(data, dict):
+            continue
+        start = n
+        if n and lines[n - 1].strip() == BLOCK_MARKER:
+            start = n - 1
+        kept = lines[:start] + lines[n + 1 :]
+        return "\n".join(kept).strip(), match[1], data
+    return memo.strip(), None, None
 
 
 def extras_line(system: str, extras: dict[str, Any]) -> str:
     return f"[saikoro:{system}] " + dump_json(extras, separators=(",", ":"))
+
+
+def memo_with_block(memo: str, system: str, extras: dict[str, Any] | None) -> str:
+    """The text a player reads, then (after a blank line) the marked block of saikoro's data."""
+    if not extras:
+        return memo
+    block = f"{BLOCK_MARKER}\n{extras_line(system, extras)}"
+    return f"{memo}\n\n{block}" if memo else block
 
 
 def parse_ccfolia(raw: bytes | str) -> PortableCharacter:
@@ -225,24 +249,29 @@ def _number(text: str) -> int | str:
         return text
 
 
+def _param_label(param: Param) -> str:
+    """CCFOLIA's params are flat: a note from a section of its own keeps its path (装備/備考)."""
+    key = f"{param.where}/{param.label}"
+    return key if param.where and note_place(key) is not None else param.label
+
+
 def render_ccfolia(character: PortableCharacter) -> str:
     """CCFOLIA clipboard JSON (paste it onto a CCFOLIA room)."""
     own, extras = character.own_fields(CCFOLIA_PREFIX)
-    memo_lines = [character.memo] if character.memo else []
-    if extras:
-        memo_lines.append(extras_line(character.extras_system or "", extras))
     data: dict[str, Any] = {
         "name": character.name,
         "initiative": character.initiative,
         "externalUrl": "",
         "iconUrl": None,
-        "memo": "\n".join(memo_lines),
+        "memo": memo_with_block(character.memo, character.extras_system or "", extras),
         "commands": character.palette,
         "status": [
             {"label": r.label, "value": _number(r.value), "max": _number(r.max)}
             for r in character.resources
         ],
-        "params": [{"label": p.label, "value": format_value(p.value)} for p in character.params],
+        "params": [
+            {"label": _param_label(p), "value": format_value(p.value)} for p in character.params
+        ],
         "secret": False,
         "invisible": False,
         "hideStatus": False,

@@ -29,6 +29,8 @@ from saikoro.transfer.model import (
     PortableCharacter,
     Resource,
     is_tool_field,
+    note_key,
+    note_place,
 )
 from saikoro.transfer.palette import build_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
@@ -112,13 +114,21 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         covered.discard(("name",))  # the block keeps it exactly; the tools get a cleaned copy
     kept_notes: dict[str, str] = {}
     fields: dict[str, str] = {}
+    memo = ""
     for key, text in sheet.notes.items():
-        if is_tool_field(key):
+        if key == MEMO_NOTE and text and text == text.strip() and portable(text.replace("\n", "")):
+            memo = text  # the memo a player reads in the tool (CCFOLIA memo, Udonarium note)
+        elif is_tool_field(key):
             fields[key] = text  # back into the tool's own field
         elif not (portable(text) and portable(key) and key == key.strip() and key) or (
             profile.is_known(key) or _reserved(key)
         ):
             kept_notes[key] = text  # would not come back as the same note
+        elif (place := note_place(key)) is not None:
+            if profile.is_known(place[1]) or _reserved(place[1]):
+                kept_notes[key] = text  # its label alone would be read as a field
+            else:
+                params.append(Param(place[1], text, where=place[0]))  # back into its section
         else:
             params.append(Param(key, text, where=NOTE_SECTION))
     extras = remove_paths(dump, covered)
@@ -135,6 +145,7 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         name=sheet.name,
         resources=resources,
         params=params,
+        memo=memo,
         palette=build_palette(sheet),
         initiative=profile.initiative(dump),
         dicebot=sheet.system,
@@ -209,12 +220,21 @@ def import_character(
     foreign = _declared_system(character, system)
     assigned: dict[Path, tuple[str, Any, bool]] = {}  # path → (label, value, loosely)
 
-    def keep_as_note(source: str, label: str, shown: str, status: str = "note") -> None:
+    def keep_note(source: str, label: str, shown: str, status: str = "note") -> None:
         key = book.add(label.strip() or "?", shown)
         report.add(source, f"notes.{key}", status)
 
-    def place(source: str, label: str, text: str, maximum: str | None = None) -> None:
-        shown = text if maximum is None else f"{text}/{maximum}"
+    def place(
+        source: str, label: str, text: str, maximum: str | None = None, key: str | None = None
+    ) -> None:
+        """Put a value in its field, or in the note ``key`` (default: its label)."""
+        note = key or label
+
+        def keep_as_note(source: str, _label: str, shown: str, status: str = "note") -> None:
+            keep_note(source, note, shown, status)
+
+        # a value without a maximum is kept as the value ("3", not "3/")
+        shown = text if maximum is None or not maximum.strip() else f"{text}/{maximum}"
         slot = profile.find(label, labels)
         if slot is None:
             keep_as_note(source, label, shown)
@@ -276,15 +296,19 @@ def import_character(
         else:
             report.add(source, target, "mapped")
 
-    entries: list[tuple[str, str, str, str | None]] = []  # (source, label, value, maximum)
+    # (source, label, value, maximum, note key)
+    entries: list[tuple[str, str, str, str | None, str | None]] = []
     for resource in character.resources:
         if not (resource.value.strip() or resource.max.strip()):
             report.add(f"resource {resource.label}", "(空 / empty)", "ignored")
             continue
-        entries.append((f"resource {resource.label}", resource.label, resource.value, resource.max))
+        entries.append(
+            (f"resource {resource.label}", resource.label, resource.value, resource.max, None)
+        )
     for param in character.params:
         where = f"{param.where}/" if param.where else ""
-        entries.append((f"param {where}{param.label}", param.label, param.value, None))
+        key = note_key(param.where, param.label)
+        entries.append((f"param {where}{param.label}", param.label, param.value, None, key))
     entries.sort(key=lambda entry: profile.is_loose(entry[1]))  # exact labels win
     for entry in entries:
         place(*entry)
@@ -293,7 +317,7 @@ def import_character(
         if slot is not None and slot.path not in assigned:
             place(f"palette //{label}", label, value)
     for key, text in character.fields.items():
-        keep_as_note(f"field {key}", key, text)
+        keep_note(f"field {key}", key, text)
     missing = [label for label, path in profile.required if get_path(data, path) is None]
     if missing:
         raise TransferError(

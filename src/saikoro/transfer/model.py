@@ -20,6 +20,27 @@ TOOL_PREFIXES = (CCFOLIA_PREFIX, UDONARIUM_PREFIX)
 UDONARIUM_IMAGE = UDONARIUM_PREFIX + "imageIdentifier"
 
 
+#: Sections whose name says nothing about a value: Udonarium's own (a new piece has リソース,
+#: 能力値, 情報), Ccfolia2Udonarium's パラメータ, saikoro's メモ, and the piece's ``common``.
+#: A value from any other section keeps its section path in its note's key (``装備/備考``).
+PLAIN_SECTIONS = frozenset({"", "common", "リソース", "能力値", "情報", "パラメータ", "メモ"})
+
+
+def note_key(where: str, label: str) -> str:
+    """The note a labelled value from section ``where`` (``a/b``) becomes."""
+    first = where.split("/", 1)[0]
+    return label if first in PLAIN_SECTIONS else f"{where}/{label}"
+
+
+def note_place(key: str) -> tuple[str, str] | None:
+    """(section path, label) a note's key names (the inverse of :func:`note_key`), or None
+    when it names no section of its own."""
+    where, _, label = key.rpartition("/")
+    if not where or not label or "" in where.split("/") or where.split("/", 1)[0] in PLAIN_SECTIONS:
+        return None
+    return where, label
+
+
 def is_tool_field(key: str) -> bool:
     return key.startswith(TOOL_PREFIXES)
 

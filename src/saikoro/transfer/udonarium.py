@@ -24,6 +24,7 @@ Reading is bounded (zip entries, sizes, no DTDs or entities: defusedxml).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -33,6 +34,7 @@ import zlib
 from typing import Any
 from xml.etree import ElementTree
 
+from saikoro.transfer.ccfolia import split_memo
 from saikoro.transfer.labels import InvalidJson, bad_file, dump_json, load_json, shown
 from saikoro.transfer.model import (
     UDONARIUM_IMAGE,
@@ -57,6 +59,9 @@ PARAM_SECTION = "能力値"
 INFO_SECTION = "情報"
 #: Udonarium's own image for a piece without one.
 NO_IMAGE = "none_icon"
+#: What Ccfolia2Udonarium writes for "no image", and the section it puts CCFOLIA's params in.
+CONVERTER_NO_IMAGE = "dummy"
+CONVERTER_PARAMS = "パラメータ"
 IMAGE_FIELD = UDONARIUM_IMAGE.removeprefix(UDONARIUM_PREFIX)
 #: Compression methods read (Udonarium writes stored or deflate; others are refused,
 #: so no decompressor can expand a small member without bound).
@@ -252,7 +257,8 @@ def _read_character(character: Any) -> PortableCharacter:
     result = PortableCharacter(name="")
     image = _child(top, "image")
     identifier = _child(image, "imageIdentifier") if image is not None else None
-    if identifier is not None and (identifier.text or "").strip() not in ("", NO_IMAGE):
+    no_image = ("", NO_IMAGE, CONVERTER_NO_IMAGE)
+    if identifier is not None and (identifier.text or "").strip() not in no_image:
         result.fields[UDONARIUM_IMAGE] = (identifier.text or "").strip()
     common = _child(top, "common")
     if common is not None:
@@ -416,6 +422,18 @@ def _read_section(section: Any, path: list[str], result: PortableCharacter) -> N
             _read_section(item, [*path, name], result)
             continue
         text = item.text or ""
+        if kind == "note" and result.extras is None and path != [EXTRAS_SECTION]:
+            # saikoro's block in a note (CCFOLIA's memo, moved into 情報/説明 by the
+            # Ccfolia2Udonarium converter): the note's other text is the memo.
+            memo, system, extras = split_memo(text)
+            if extras is not None:
+                result.extras, result.extras_system = extras, system
+                result.memo = memo
+                continue
+        if path == [CONVERTER_PARAMS] and name == "initiative" and not kind:
+            with contextlib.suppress(ValueError):  # the converter's copy of CCFOLIA's
+                result.initiative = int(text.strip())
+                continue
         if path == [EXTRAS_SECTION] and kind == "note" and result.extras is None:
             try:
                 extras = load_json(text)
@@ -453,6 +471,17 @@ def _data(parent: Any, name: str, text: str | None = None, **attrs: str) -> Any:
     return element
 
 
+def _section(detail: Any, where: str, made: dict[str, Any]) -> Any:
+    """The section ``a/b`` of ``detail`` (nested, each made once)."""
+    parent, path = detail, ""
+    for part in where.split("/"):
+        path = f"{path}/{part}"
+        if path not in made:
+            made[path] = _data(parent, part)
+        parent = made[path]
+    return parent
+
+
 def render_udonarium_xml(character: PortableCharacter) -> bytes:
     root = ElementTree.Element(
         "character",
@@ -487,8 +516,9 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     groups: dict[str, list[Param]] = {}
     for param in character.params:
         groups.setdefault(param.where or PARAM_SECTION, []).append(param)
+    made: dict[str, Any] = {}
     for where, params in groups.items():
-        section = _data(detail, where)
+        section = _section(detail, where, made)
         for param in params:
             if "\n" in param.value:
                 _data(section, param.label, param.value, type="note")

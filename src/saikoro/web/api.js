@@ -2,9 +2,10 @@
 import { lang, t } from './i18n.js';
 
 export class ApiError extends Error {
-  constructor(message, status) {
+  constructor(message, status, data = {}) {
     super(message);
     this.status = status;
+    this.data = data; // the refusal's body (e.g. `characters` of a file of several)
   }
 }
 
@@ -25,7 +26,7 @@ async function call(method, url, token, body) {
   });
   const data = await response.json().catch(() => ({}));
   if (!response.ok || data.ok === false) {
-    throw new ApiError(refusalText(data) || unexplained(response), response.status);
+    throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
   }
   return data;
 }
@@ -77,7 +78,7 @@ export class Room {
     });
     if (!response.ok) {
       const data = await response.json().catch(() => ({}));
-      throw new ApiError(refusalText(data) || unexplained(response), response.status);
+      throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
     }
     return response.blob();
   }

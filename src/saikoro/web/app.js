@@ -128,6 +128,31 @@ function dropZone(zone, onFile) {
   });
 }
 
+/**
+ * A file of several characters (an Udonarium room file): a list of its `names` and buttons
+ * that call `onPick({ names })` — or, for the GM (`several`), `onPick({ all_npcs: true })`.
+ */
+function characterPicker(names, several, onPick) {
+  const box = document.createElement('span'); // inside the alert paragraph
+  box.className = 'picker';
+  const list = document.createElement('select');
+  list.multiple = several;
+  list.size = Math.min(names.length, 8);
+  list.setAttribute('aria-label', t('pickCharacters'));
+  list.append(...names.map((name) => new Option(name)));
+  const button = (word, pick) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = t(word);
+    b.onclick = pick;
+    return b;
+  };
+  const chosen = () => [...list.selectedOptions].map((o) => o.value);
+  box.append(list, button(several ? 'addChosen' : 'joinChosen', () => chosen().length && onPick({ names: chosen() })));
+  if (several) box.append(button('addAllNpcs', () => onPick({ all_npcs: true })));
+  return box;
+}
+
 let joinTake = null; // the open join form's taker of a dropped character
 
 function join(room, invite) {
@@ -159,6 +184,16 @@ function join(room, invite) {
       go(joined.url);
     } catch (err) {
       error.textContent = err.message;
+      if (err.data?.characters) { // a room file: join with one of its characters
+        const body = payload ?? { character };
+        error.append(characterPicker(err.data.characters, false, async ({ names }) => {
+          try {
+            go((await api.post('/join', { invite, ...body, name: names[0] })).url);
+          } catch (again) {
+            error.textContent = again.message;
+          }
+        }));
+      }
     }
   };
 }
@@ -482,11 +517,15 @@ class RoomView {
 
   /** The GM brings in a dropped or pasted character (a CCFOLIA JSON, Udonarium zip, sheet). */
   async addCharacter(payload) {
-    $('#line-error').textContent = '';
+    const error = $('#line-error');
+    error.textContent = '';
     try {
       await this.api.post('/characters', payload);
     } catch (err) {
-      $('#line-error').textContent = err.message;
+      error.textContent = err.message;
+      if (err.data?.characters && !payload.names && !payload.all_npcs) { // a room file: choose
+        error.append(characterPicker(err.data.characters, true, (choice) => this.addCharacter({ ...payload, ...choice })));
+      }
     }
   }
 

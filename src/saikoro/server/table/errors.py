@@ -46,12 +46,16 @@ def status_for(error: SaikoroError) -> int:
 
 
 def refusal_body(error: SaikoroError) -> dict[str, object]:
-    return {
+    body: dict[str, object] = {
         "ok": False,
         "reason": error.reason,
         "message": error.message.both(),
         "messages": {"ja": error.message.ja, "en": error.message.en},
     }
+    names = getattr(error, "names", None)  # a file of several characters: the choices
+    if error.reason == "several characters" and isinstance(names, list):
+        body["characters"] = names
+    return body
 
 
 def unauthorized() -> TableApiError:

@@ -24,7 +24,9 @@ class LittleWorld(GameSystem):
     name = "帽子世界TRPG"
     sort_key = "ほうしせかいTRPG"
     help_message = HELP_MESSAGE
-    prefixes: ClassVar[tuple[str, ...]] = (r"LW[OA]?\d+", r"LWT")
+    # BCDice's convention: the commands' names, so that command_pattern matches every form
+    # the server rolls (LW(1+2)>=10, LWA(2+1)-2) as clients see it, before (1+2) → 3.
+    prefixes: ClassVar[tuple[str, ...]] = ("LWO", "LWA", "LWT", "LW")
     sort_add_dice = False
     settings: RollSettings = ROLL_DEFAULTS
 

@@ -42,6 +42,21 @@ ALIASES: dict[str, str] = {
 
 FALL = "高所からの落下"
 
+#: ASCII names of the tasks, for clients that send only ASCII (``LWTSWIM`` = ``LWT水泳``).
+ASCII_NAMES: dict[str, str] = {
+    "CARRY": "運搬", "CLIMB": "登攀", "BREAK": "破壊行為", "LONGRUN": "長距離走",
+    "SWIM": "水泳", "WEATHER": "耐寒暖", "DISEASE": "耐病", "SHOUT": "大声(肺活量)",
+    "LABOR": "力仕事", "TACKLE": "タックル",
+    "SPOT": "目星(調査・発見)", "LISTEN": "聞き耳", "SMELL": "嗅覚", "TRACK": "追跡",
+    "STEALTH": "隠密行動", "SPRINT": "短距離走", "ACROBATICS": "軽業", "CRAFT": "工作",
+    "ART": "美術", "MUSIC": "音楽", "COOK": "調理", "RIDE": "騎乗",
+    "DRIVE": "車やバイクの運転", "ACTING": "演技",
+    "LIBRARY": "図書館(資料探し)", "KNOWLEDGE": "知識", "MATH": "計算", "PERSUADE": "説得",
+    "NEGOTIATE": "交渉", "TALK": "話術", "INTIMIDATE": "威圧", "SIXTHSENSE": "第六感",
+    "MEDICINE": "医療行為", "LUCK": "運が左右する行為",
+}  # fmt: skip
+ASCII_FALL = "FALL"
+
 
 @dataclass(frozen=True)
 class TaskAbility:
@@ -71,6 +86,14 @@ def _index() -> dict[str, tuple[str, str]]:
     return index
 
 
+def _ascii_name(key: str) -> str | None:
+    """The task an ASCII name means (any case), or None."""
+    upper = key.upper()
+    if upper == ASCII_FALL:
+        return FALL
+    return ASCII_NAMES.get(upper)
+
+
 INDEX = _index()
 
 
@@ -85,6 +108,7 @@ def find_task(name: str) -> TaskAbility | None:
     key = _key(name)
     if not key:
         return None
+    key = _ascii_name(key) or key
     if key in ("落下", FALL) or "落下" in key:
         return TaskAbility(FALL, ("体力", "技巧"), ("LW-ABIL-03",))
     hit = INDEX.get(key)

@@ -37,7 +37,9 @@ PROFILE = Profile(
     title="帽子世界TRPG",
     slots=_lw_slots(),
     initiative=lambda dump: int((dump.get("abilities") or {}).get("技巧", 0) or 0),
-    required=tuple((name, ("abilities", name)) for name in LW_ABILITIES),
+    # HP has no formula in the rules (LW-ABIL-06; UM's max HP is entered): a file without
+    # it is refused, naming it, on every front end — never a silent HP 0.
+    required=(("HP", ("max_hp",)), *((name, ("abilities", name)) for name in LW_ABILITIES)),
 )
 
 

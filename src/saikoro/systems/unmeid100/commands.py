@@ -156,7 +156,9 @@ class UnmeiD100(GameSystem):
     name = "運命判定d100"
     sort_key = "うんめいはんていD100"
     help_message = HELP_MESSAGE
-    prefixes = (r"FATE\d", r"MA\d", r"RA\d", r"MG\d", r"GROW")
+    # BCDice's convention: the commands' names (command_pattern then matches FATE(10+2),
+    # MA(50+10),30,12 as clients send them).
+    prefixes = ("FATE", "MA", "RA", "MG", "GROW")
     usage: ClassVar[dict[str, tuple[str, str]]] = USAGE
     settings: UnmeiSettings = DEFAULT_SETTINGS
 

@@ -278,16 +278,34 @@ class DyingOutcome:
     rules: tuple[str, ...] = ("UM-FATE-04",)
 
 
-def dying_check_rolls(uses_left: int, settings: UnmeiSettings = DEFAULT_SETTINGS) -> bool:
-    """Does the dying check roll a die (UM-FATE-07: not when it needs a use and none is left)?"""
+def _spent_mob(uses_left: int, mob: bool, settings: UnmeiSettings) -> bool:
+    """UM-FATE-08: a mob whose one fate use is spent, where the GM rules it gets no check."""
+    return mob and uses_left <= 0 and not settings.spent_mob_dying_check
+
+
+def dying_check_rolls(
+    uses_left: int, settings: UnmeiSettings = DEFAULT_SETTINGS, *, mob: bool = False
+) -> bool:
+    """Does the dying check roll a die (UM-FATE-07: not when it needs a use and none is left;
+    UM-FATE-08: not for a spent mob with ``spent_mob_dying_check`` off)?"""
+    if _spent_mob(uses_left, mob, settings):
+        return False
     return not (settings.dying_check_uses_fate and uses_left <= 0)
 
 
 def dying_check(
-    roll: int, fate: int, uses_left: int, settings: UnmeiSettings = DEFAULT_SETTINGS
+    roll: int,
+    fate: int,
+    uses_left: int,
+    settings: UnmeiSettings = DEFAULT_SETTINGS,
+    *,
+    mob: bool = False,
 ) -> DyingOutcome:
     """UM-FATE-04: the check at HP ≤ 0; by default it does not use up a fate use.
-    UM-FATE-07: with ``dying_check_uses_fate`` and no use left, no check (``roll`` unused)."""
+    UM-FATE-07: with ``dying_check_uses_fate`` and no use left, no check (``roll`` unused).
+    UM-FATE-08: a mob that spent its one use, with ``spent_mob_dying_check`` off: 死亡."""
+    if _spent_mob(uses_left, mob, settings):
+        return DyingOutcome(None, LifeState.DEAD, uses_left, False, ("UM-FATE-04", "UM-FATE-08"))
     if not dying_check_rolls(uses_left, settings):
         state = LifeState.DEAD if settings.dying_without_fate == "dead" else None
         return DyingOutcome(None, state, uses_left, False, ("UM-FATE-04", "UM-FATE-07"))
@@ -461,10 +479,13 @@ def spell_target(
     halved: bool = False,
     settings: UnmeiSettings = DEFAULT_SETTINGS,
 ) -> int:
-    """UM-MAGIC-02: 魔術スキル, −10 off the caster's school (門), then halved (発動率半分).
-
-    Never below 0."""
-    target = magic_skill - (OFF_SCHOOL_PENALTY if off_school else 0)
+    """UM-MAGIC-02: 魔術スキル, −10 off the caster's school (門), then halved (発動率半分);
+    UM-MAGIC-04 (*default* ``off_school_half_order``): the −10 before halving (70 → 30), or
+    after it (70 → 25). Never below 0."""
+    penalty = OFF_SCHOOL_PENALTY if off_school else 0
+    if halved and settings.off_school_half_order == "half_then_minus":
+        return max(0, _half(magic_skill, settings.magic_half_rounding) - penalty)
+    target = magic_skill - penalty
     if halved:
         target = _half(target, settings.magic_half_rounding)
     return max(0, target)

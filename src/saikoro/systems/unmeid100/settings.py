@@ -150,5 +150,53 @@ class UnmeiSettings(BaseModel):
         "individual cannot be shot (seed: 50 m).",
     )
 
+    # -- issue 21: where the seed is unclear, named (default: as the table did before) --------
+    no_growth_rates: Literal["zero", "refuse"] = Field(
+        json_schema_extra={
+            "ja": "成長率のないシート (全能力値の成長率0) のレベルアップ: zero=成長率0として振る / "
+            "refuse=断る (GM が成長率を決める)"
+        },
+        default="zero",
+        description="UM-LEVEL-07: a level-up of a character with no growth rate above 0 rolls "
+        "them as 0 (zero) or is refused until the GM sets them (refuse) (default: zero).",
+    )
+    off_school_half_order: Literal["minus_then_half", "half_then_minus"] = Field(
+        json_schema_extra={
+            "ja": "門外の発動率半分の魔法: minus_then_half=−10してから半分 (70→30) / "
+            "half_then_minus=半分にしてから−10 (70→25)"
+        },
+        default="minus_then_half",
+        description="UM-MAGIC-04: an off-school 発動率半分 spell takes −10 before halving "
+        "(70 → 30) or after (70 → 25) (default: minus_then_half).",
+    )
+    spent_mob_dying_check: bool = Field(
+        json_schema_extra={
+            "ja": "運命判定 (1回) を使い切ったmobも HP 0以下で運命判定を行う (off: 死亡)"
+        },
+        default=True,
+        description="UM-FATE-08: a mob that has spent its one fate use still makes the dying "
+        "check at HP <= 0 (off: it dies) (default: yes).",
+    )
+    down_ac: Literal["full", "zero"] = Field(
+        json_schema_extra={
+            "ja": "気絶・死亡したキャラクターの AC: full=そのまま / zero=0 (攻撃は必ず防がれない)"
+        },
+        default="full",
+        description="UM-MELEE-03: a 気絶 or 死亡 target keeps its full AC (full) or has AC 0 "
+        "(zero) (default: full).",
+    )
+    down_states_exclusive: bool = Field(
+        json_schema_extra={"ja": "気絶と死亡は同時にならない (一方になると他方は解ける)"},
+        default=False,
+        description="UM-FATE-09: 気絶 and 死亡 exclude each other (the newer replaces the "
+        "older) (default: no, a character may hold both).",
+    )
+    mount_takes_turn: bool = Field(
+        json_schema_extra={"ja": "戦闘中の騎乗・下馬 (/mount, /dismount) は1手番を使う"},
+        default=False,
+        description="UM-MOVE-02: /mount and /dismount in a combat take the turn's action (the "
+        "seed is silent) (default: no, they take no turn).",
+    )
+
 
 DEFAULT_SETTINGS = UnmeiSettings()

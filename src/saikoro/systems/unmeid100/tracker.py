@@ -47,6 +47,7 @@ from saikoro.systems.unmeid100.tracker_common import (
     acts,
     break_chant,
     derived,
+    exclusive_down,
     mark_action,
     sheet_of,
     value_of,
@@ -560,6 +561,7 @@ class UnmeiTracker(Tracker):
                 f"{label} にレベルはありません", f"{label} has no level", "bad condition level"
             )
         emit.set_field(name, "_last_condition", {"label": label, "at": acts(emit.character(name))})
+        exclusive_down(emit, name, label, self.cfg(emit))
         return made
 
     def rule_condition(self, character: Character, label: str) -> Condition | None:

@@ -13,6 +13,7 @@ from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100 import tracker_damage
 from saikoro.systems.unmeid100.commands import MELEE, SEP, attack_texts, ranged_text
 from saikoro.systems.unmeid100.tracker_common import (
+    DOWN_LABELS,
     acts,
     distance_between,
     held_of,
@@ -31,6 +32,15 @@ def target_of(tracker: UnmeiTracker, emit: Emit, args: list[str], usage: Message
     if not args:
         raise fail(usage.ja, usage.en)
     return emit.character(args[0])
+
+
+def defending_ac(tracker: UnmeiTracker, emit: Emit, target: Character) -> int:
+    """The AC an attack meets; UM-MELEE-03 (*default* ``down_ac = "full"``): a 気絶 or 死亡
+    target keeps its AC, or has AC 0 (``"zero"``)."""
+    down = any(target.condition(label) is not None for label in DOWN_LABELS)
+    if down and tracker.cfg(emit).down_ac == "zero":
+        return 0
+    return tracker.ac(target)
 
 
 def melee(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None:
@@ -58,7 +68,11 @@ def melee(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None
     tracker.save(emit, before, after, ("UM-AIM-01",))
     roll = emit.randomizer.roll_once(100)
     out = um.melee_attack(
-        roll, refs.get("戦闘", 0), tracker.ac(target), refs.get("敏捷度", 0), tracker.cfg(emit)
+        roll,
+        refs.get("戦闘", 0),
+        defending_ac(tracker, emit, target),
+        refs.get("敏捷度", 0),
+        tracker.cfg(emit),
     )
     attack_result(tracker, emit, name, target.name, out, weapon, MELEE, "melee")
 
@@ -80,7 +94,7 @@ def shoot(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None
     out = um.ranged_attack(
         roll,
         refs.get("盗賊", 0),
-        tracker.ac(target),
+        defending_ac(tracker, emit, target),
         refs.get("敏捷度", 0),
         before.aim,
         settings=tracker.cfg(emit),

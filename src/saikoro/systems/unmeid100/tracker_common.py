@@ -10,7 +10,7 @@ from saikoro.sheets import sheet_from_data
 from saikoro.systems.unmeid100 import distance as dist
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS
+from saikoro.systems.unmeid100.settings import DEFAULT_SETTINGS, UnmeiSettings
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character
 
@@ -86,3 +86,18 @@ def acts(character: Character) -> int:
 def mark_action(emit: Emit, name: str) -> None:
     """UM-FATE-06: ``name`` acts: what happened to them before is no longer 「今まさに」."""
     emit.set_field(name, ACTS, acts(emit.character(name)) + 1)
+
+
+def exclusive_down(emit: Emit, name: str, label: str, cfg: UnmeiSettings) -> None:
+    """UM-FATE-09 (*default* ``down_states_exclusive`` off): with it on, becoming 気絶 or
+    死亡 ends the other."""
+    if label not in DOWN_LABELS or not cfg.down_states_exclusive:
+        return
+    for other in DOWN_LABELS:
+        if other != label and emit.character(name).condition(other) is not None:
+            emit.remove_condition(
+                name,
+                other,
+                rules=("UM-FATE-09",),
+                text=Message(f"{name}: {other} が解けた ({label})", f"{name}: no longer {other}"),
+            )

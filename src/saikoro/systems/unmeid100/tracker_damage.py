@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING
 
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import rules as um
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, break_chant, value_of
+from saikoro.systems.unmeid100.tracker_common import (
+    DOWN_LABELS,
+    acts,
+    break_chant,
+    sheet_of,
+    value_of,
+)
 from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Condition
@@ -78,8 +84,9 @@ def dying(tracker: UnmeiTracker, emit: Emit, name: str) -> None:
     refs = tracker.base_references(character)
     uses = int(character.fields.get("fate_left", 0))
     cfg = tracker.cfg(emit)
-    roll = emit.randomizer.roll_once(100) if um.dying_check_rolls(uses, cfg) else 0
-    out = um.dying_check(roll, value_of(character, refs, "運命"), uses, cfg)
+    mob = str(sheet_of(character).kind) == um.CharacterKind.MOB.value
+    roll = emit.randomizer.roll_once(100) if um.dying_check_rolls(uses, cfg, mob=mob) else 0
+    out = um.dying_check(roll, value_of(character, refs, "運命"), uses, cfg, mob=mob)
     if out.used_fate:
         emit.set_field(name, "fate_left", out.uses_left)
     if out.check is None:
@@ -113,12 +120,17 @@ def _no_fate_left(tracker: UnmeiTracker, emit: Emit, name: str, out: um.DyingOut
             ),
         )
         return
+    spent_mob = "UM-FATE-08" in out.rules
     emit.add_condition(
         name,
         Condition(label=out.state.value, rules=list(out.rules)),
         text=Message(
-            f"{name} の運命判定: 残り回数がないので失敗: 死亡",
-            f"{name}'s fate check: no use left, so it fails: dead",
+            f"{name}: mobの運命判定は使い切った: 死亡"
+            if spent_mob
+            else f"{name} の運命判定: 残り回数がないので失敗: 死亡",
+            f"{name}: the mob's fate use is spent: dead"
+            if spent_mob
+            else f"{name}'s fate check: no use left, so it fails: dead",
         ),
     )
 

@@ -156,21 +156,19 @@ def _happening_now(emit: Emit, name: str, slot: Any) -> None:
     now = acts(emit.character(name))
     if at is None or int(at) == now:
         return  # (a room from before the count: as it was)
-    if not emit.gm:
-        raise fail(
+    emit.refuse_or_rule(
+        Message(
             f"運命判定で変えられるのは今まさに起きていることだけです: {name} はその後に行動しました "
             "[UM-FATE-06]",
             f"a fate check changes only what is happening now: {name} has acted since [UM-FATE-06]",
-            "not now",
-        )
-    emit.add(
-        ev.NOTICE,
-        {"ruling": "fate later", "name": name},
-        rules=("UM-FATE-06",),
-        text=Message(
+        ),
+        "not now",
+        Message(
             f"GM裁定: {name} はその後に行動したが、運命判定を認める",
             f"GM ruling: {name} has acted since, but the fate check is allowed",
         ),
+        {"ruling": "fate later", "name": name},
+        ("UM-FATE-06",),
     )
 
 

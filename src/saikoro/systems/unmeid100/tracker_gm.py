@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from saikoro.i18n import Message
 from saikoro.systems.unmeid100 import distance as dist
 from saikoro.systems.unmeid100 import equipment as eq
-from saikoro.systems.unmeid100.tracker_common import acts, sheet_of
+from saikoro.systems.unmeid100.tracker_common import acts, exclusive_down, sheet_of
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Condition
 
@@ -73,6 +73,7 @@ def gm_cond(tracker: UnmeiTracker, emit: Emit, args: list[str]) -> None:
     if emit.character(name).condition(label) is not None:
         raise fail(f"{name} はすでに {label} です", f"{name} is already {label}")
     emit.set_field(name, "_last_condition", {"label": label, "at": acts(emit.character(name))})
+    exclusive_down(emit, name, label, tracker.cfg(emit))
     emit.add_condition(
         name,
         tracker.rule_condition(emit.character(name), label) or Condition(label=label),

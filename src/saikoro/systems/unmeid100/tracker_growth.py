@@ -104,22 +104,20 @@ def _spend_owed(emit: Emit, name: str, character: Character) -> None:
     if owed > 0:
         emit.set_field(name, OWED, owed - 1, rules=("UM-LEVEL-06",))
         return
-    if not emit.gm:
-        raise fail(
+    emit.refuse_or_rule(
+        Message(
             f"{name} はレベルアップできません: 生き残ったセッションの分はもう使いました "
             "(セッションの終わりに GM が /gm session end) [UM-LEVEL-06]",
             f"{name} cannot level up: no session survived is left to level up for "
             "(the GM ends a session with /gm session end) [UM-LEVEL-06]",
-            "no session survived",
-        )
-    emit.add(
-        ev.NOTICE,
-        {"ruling": "levelup", "name": name},
-        rules=("UM-LEVEL-06",),
-        text=Message(
+        ),
+        "no session survived",
+        Message(
             f"GM裁定: {name} に生き残ったセッションの分を超えるレベルアップを認める",
             f"GM ruling: {name} levels up beyond the sessions survived",
         ),
+        {"ruling": "levelup", "name": name},
+        ("UM-LEVEL-06",),
     )
 
 
@@ -155,9 +153,19 @@ def levelup(tracker: UnmeiTracker, emit: Emit, actor: str, args: list[str]) -> N
             f"{name}: {error.message.en} (UM-LEVEL-01)",
             error.reason,
         ) from None
-    _spend_owed(emit, name, character)
     refs = tracker.references(character)
     rates = ",".join(f"{a}{refs[growth_label(a)]}" for a in sheet.abilities)
+    if tracker.cfg(emit).no_growth_rates == "refuse" and not any(
+        int(refs[growth_label(a)]) > 0 for a in sheet.abilities
+    ):
+        raise fail(
+            f"{name} には成長率がありません (どれも0): GM が決めてください "
+            f"(/gm set {name} 体格成長率 N) [UM-LEVEL-07]",
+            f"{name} has no growth rates (all 0): the GM sets them "
+            f"(/gm set {name} 体格成長率 N) [UM-LEVEL-07]",
+            "no growth rates",
+        )
+    _spend_owed(emit, name, character)
     from saikoro.dice.engine import evaluate
 
     result = evaluate(f"GROW{rates}", get_system(tracker.system), emit.randomizer)

@@ -137,6 +137,8 @@ def mount(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str], on: boo
             f"{name} はすでに{'騎乗しています' if on else '騎乗していません'}",
             f"{name} is {'already' if on else 'not'} mounted",
         )
+    if tracker.cfg(emit).mount_takes_turn:  # UM-MOVE-02 (default: no turn)
+        tracker.use_turn(emit, name, "mount")
     emit.set_field(
         name,
         "mounted",

@@ -78,7 +78,9 @@ PROFILE = Profile(
     claim=_um_claim,
     initiative=lambda dump: int(dump.get("abilities", {}).get("敏捷度", {}).get("value", 0) or 0),
     ordered=(("abilities",),),
-    required=tuple((name, ("abilities", name, "value")) for name in UM_CORE),
+    # HP has no formula in the rules (LW-ABIL-06; UM's max HP is entered): a file without
+    # it is refused, naming it, on every front end — never a silent HP 0.
+    required=(("HP", ("max_hp",)), *((name, ("abilities", name, "value")) for name in UM_CORE)),
 )
 
 
