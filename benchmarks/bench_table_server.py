@@ -78,8 +78,20 @@ def serve_bare(port: int) -> None:
         room = request.path_params["room"]
         body = await request.json()
         seqs[room] = seqs.get(room, 0) + 1
-        event = json.dumps(
-            {"type": "event", "seq": seqs[room], "kind": "chat", "text": {"ja": body["line"]}},
+        text = f"GM: {body['line']}"
+        event = json.dumps(  # the same fields, so the same size, as saikoro's chat frame
+            {
+                "type": "event",
+                "seq": seqs[room],
+                "kind": "chat",
+                "data": {"text": body["line"]},
+                "actor": "GM",
+                "command_id": uuid.uuid4().hex,
+                "at": "2026-12-01T12:34:56.789+00:00",
+                "text": {"ja": text, "en": text},
+                "by_gm": True,
+                "change": {"version": seqs[room]},
+            },
             ensure_ascii=False,
         )
         for websocket in list(rooms.get(room, ())):
@@ -96,7 +108,16 @@ def serve_bare(port: int) -> None:
             WebSocketRoute("/api/rooms/{room}/ws", socket_endpoint),
         ]
     )
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+    uvicorn.run(app, host="127.0.0.1", port=port, **bare_settings())  # type: ignore[arg-type]
+
+
+def bare_settings() -> dict[str, Any]:
+    """``saikoro serve``'s uvicorn options (its guarded protocol class aside): no
+    per-message deflate, the same message bound, pings and keep-alive."""
+    from bench_campaign import WS_SETTINGS
+    from bench_server import uvicorn_settings
+
+    return {**uvicorn_settings(), **WS_SETTINGS}
 
 
 # -- servers ---------------------------------------------------------------------------------
@@ -326,6 +347,16 @@ def figures(scenario: str, server: str, latencies: list[float]) -> Figures:
 
 
 def run_shape(
+    name: str, rooms_count: int, per_room: int, lines: int, folder: Path, repeat: int = 3
+) -> list[Figures]:
+    """``repeat`` rounds, saikoro and the bare peer alternately: every round's figures."""
+    out: list[Figures] = []
+    for _ in range(repeat):
+        out += _run_shape_once(name, rooms_count, per_room, lines, folder)
+    return out
+
+
+def _run_shape_once(
     name: str, rooms_count: int, per_room: int, lines: int, folder: Path
 ) -> list[Figures]:
     out = []
@@ -356,6 +387,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=30, help="lines in the 1-room scenarios")
     parser.add_argument("--rounds", type=int, default=2, help="lines per room, 200-room scenario")
     parser.add_argument("--seconds", type=float, default=5.0, help="lines/s measuring time")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds of each scenario")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -370,8 +402,8 @@ def main() -> None:
     rates: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="saikoro-bench-table-") as tmp:
         folder = Path(tmp)
-        results += run_shape("1 room x 100 clients", 1, 100, args.lines, folder)
-        results += run_shape("200 rooms x 5 clients", 200, 5, args.rounds, folder)
+        results += run_shape("1 room x 100 clients", 1, 100, args.lines, folder, args.repeat)
+        results += run_shape("200 rooms x 5 clients", 200, 5, args.rounds, folder, args.repeat)
 
         process, port = saikoro_serve(str(folder / "rate.db"))
         try:
@@ -414,13 +446,31 @@ def main() -> None:
                 if started:
                     stop_postgres()
 
-    print(f"{'scenario':<48} {'server':<15} {'deliveries':>10} {'p50 ms':>8} {'p99 ms':>8}")
+    print(f"settings: saikoro serve --line-rate 0 --rooms-per-minute 0 --max-ws-per-room 1000 "
+          f"--max-ws-per-link 1000; bare peer uvicorn {bare_settings()}; {args.repeat} rounds; "
+          f"frames of the same fields (chat: type, seq, kind, data, actor, command_id, at, "
+          f"text ja/en, by_gm, change); {os.cpu_count()} CPUs")  # fmt: skip
+    groups: dict[tuple[str, str], list[Figures]] = {}
     for f in results:
-        print(f"{f.scenario:<48} {f.server:<15} {f.deliveries:>10} {f.p50_ms:>8} {f.p99_ms:>8}")
-    bare = {f.scenario: f for f in results if f.server != "saikoro"}
-    for f in results:
-        if f.server == "saikoro" and f.scenario in bare:
-            print(f"  {f.scenario}: saikoro/bare p50 ×{f.p50_ms / bare[f.scenario].p50_ms:.1f}")
+        groups.setdefault((f.scenario, f.server), []).append(f)
+
+    def spread(values: list[float]) -> str:
+        return f"{min(values):.1f} / {statistics.median(values):.1f} / {max(values):.1f}"
+
+    print(f"{'scenario':<48} {'server':<15} {'p50 ms min/med/max':>22} {'p99 ms min/med/max':>22}")
+    for (scenario, server), fs in groups.items():
+        print(f"{scenario:<48} {server:<15} {spread([f.p50_ms for f in fs]):>22} "
+              f"{spread([f.p99_ms for f in fs]):>22}")  # fmt: skip
+    for (scenario, server), fs in groups.items():
+        bare = groups.get((scenario, "bare Starlette"))
+        if server == "saikoro" and bare:
+            p50 = statistics.median(f.p50_ms for f in fs) / statistics.median(
+                f.p50_ms for f in bare
+            )
+            p99 = statistics.median(f.p99_ms for f in fs) / statistics.median(
+                f.p99_ms for f in bare
+            )
+            print(f"  {scenario}: saikoro/bare medians p50 x{p50:.2f}, p99 x{p99:.2f}")
     for rate in rates:
         print(f"lines/s per room ({rate['db']}, 1 poster, 5 listeners): {rate['lines_per_s']}")
     if args.json:

@@ -33,7 +33,8 @@ LAYERS: dict[str, int] = {
     "store": 4,
     "transfer": 4,
     "server": 5,
-    "cli": 6,  # saikoro serve starts the server
+    "discord": 6,  # the Discord front end, on the server's table service
+    "cli": 7,  # saikoro serve starts the server
 }
 
 #: Plug-in modules of a system folder → the component they belong to.

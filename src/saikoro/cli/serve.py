@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -17,6 +18,9 @@ import typer
 #: Where ``--db`` points when it is not given (the working directory).
 DEFAULT_DB = "saikoro.db"
 SETTINGS_ENV = "SAIKORO_SERVE_SETTINGS"
+_DISCORD_TOKEN_FILE = typer.Option(
+    None, "--discord-token-file", help="a file whose first line is the Discord bot token"
+)
 
 
 def serve(
@@ -61,6 +65,13 @@ def serve(
         "--forwarded-allow-ips",
         help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
     ),
+    discord: bool = typer.Option(
+        False,
+        "--discord",
+        help="Also run the Discord bot in this process (token: $SAIKORO_DISCORD_TOKEN or"
+        " --discord-token-file; see docs/discord.md)",
+    ),
+    discord_token_file: Path | None = _DISCORD_TOKEN_FILE,
 ) -> None:
     """Serve BCDice-API v2 (/v2/…) and the shared table (/api/rooms…, WebSocket, page at /).
 
@@ -104,6 +115,14 @@ def serve(
             "エラー / error: --workers 2 以上には PostgreSQL の --db が必要です"
             " (SQLite では 1 プロセスだけが配信します) / more than one worker needs a"
             " postgresql:// --db (on SQLite one process fans out in memory)",
+            err=True,
+        )
+        raise typer.Exit(2)
+    discord_token = _discord_token(discord_token_file) if discord else None
+    if discord_token is not None and workers > 1:
+        typer.echo(
+            "エラー / error: --discord は --workers 1 で使ってください (ボットは1つ) /"
+            " --discord runs one bot: use it with --workers 1",
             err=True,
         )
         raise typer.Exit(2)
@@ -151,7 +170,30 @@ def serve(
         options["http"] = "saikoro.cli.serve:worker_protocol"
         uvicorn.run("saikoro.cli.serve:worker_app", factory=True, workers=workers, **options)
     else:
-        uvicorn.run(app_from_settings(settings), **options)
+        app = app_from_settings(settings)
+        if discord_token is not None:
+            from saikoro.discord.run import companion
+
+            app.state.table_companions = [companion(discord_token)]
+        uvicorn.run(app, **options)
+
+
+def _discord_token(token_file: Path | None) -> str:
+    """The bot's token for ``--discord`` (never echoed); exits 2 when there is none."""
+    from saikoro.cli.report import print_error
+    from saikoro.errors import SaikoroError, require_extra
+    from saikoro.i18n import Message
+
+    try:
+        require_extra("discord", "discord", Message("Discord ボット", "the Discord bot"))
+        from saikoro.discord.run import guard_logs, read_token
+
+        token = read_token(token_file)
+    except SaikoroError as error:
+        print_error(error)
+        raise typer.Exit(2) from None
+    guard_logs(token)
+    return token
 
 
 def connection_rules(settings: dict[str, Any]) -> Any:

@@ -88,6 +88,8 @@ class PoolLimits:
     #: a die asked for past it ends the attempt, and the command goes to a worker instead.
     inline_seconds: float = 0.002
     inline_budget: float = 0.01
+    #: Only commands this short run on the loop (parsing them costs little anywhere).
+    inline_text: int = 100
 
 
 class RollTimeoutError(SaikoroError):
@@ -317,7 +319,6 @@ class RollPool:
         self._clients: dict[str, _Client] = {}
         self._known: OrderedDict[int, float] = OrderedDict()  # a command's hash → its cost
         self._overran: OrderedDict[int, None] = OrderedDict()  # commands too slow to inline
-        self._peak: OrderedDict[int, float] = OrderedDict()  # a command's costliest run
         self._order = itertools.count()
         self._tasks: set[asyncio.Future[Any]] = set()
         # Starting a process talks to the fork server: one at a time, never on the loop.
@@ -430,10 +431,6 @@ class RollPool:
         key = self._command_key(job)
         self._known[key] = cost
         self._known.move_to_end(key)
-        self._peak[key] = max(cost, self._peak.get(key, 0.0))
-        self._peak.move_to_end(key)
-        while len(self._peak) > self.KNOWN_COMMANDS:
-            self._peak.popitem(last=False)
         while len(self._known) > self.KNOWN_COMMANDS:
             self._known.popitem(last=False)
 
@@ -499,10 +496,12 @@ class RollPool:
     def _runs_inline(self, client: _Client, job: RollJob) -> bool:
         """Cheap as the cost model knows it: this command ran within ``inline_seconds``
         last time, and the client is not a heavy one."""
+        if len(job.text or "") > self.limits.inline_text:
+            return False  # a long text may be cheap on a worker only because it parsed it before
         key = self._command_key(job)
-        peak = self._peak.get(key)  # its costliest run (a parse cache makes repeats cheap)
+        known = self._known.get(key)
         limit = self.limits.inline_seconds
-        if peak is None or peak > limit or limit <= 0 or self._heavy(client):
+        if known is None or known > limit or limit <= 0 or self._heavy(client):
             return False
         return key not in self._overran
 

@@ -673,7 +673,11 @@ async def table_lifespan(app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         app.state.table, app.state.table_store = service, service.store
     try:
-        yield
+        async with contextlib.AsyncExitStack() as companions:
+            # what runs on the table's service beside the API (saikoro serve --discord's bot)
+            for companion in getattr(app.state, "table_companions", ()) if service else ():
+                await companions.enter_async_context(companion(service))
+            yield
     finally:
         if service is not None:
             app.state.table = app.state.table_store = None

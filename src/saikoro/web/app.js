@@ -209,7 +209,7 @@ async function systemPage(system) {
 /** Events after which the GM's links panel may have changed (a player joined or left). */
 const LINK_EVENTS = new Set(['character_added', 'character_removed']);
 /** Events shown when a room opens, and fetched at once when scrolling up. */
-const LOG_PAGE = 200;
+const LOG_PAGE = 100;
 /** Palettes kept per (speaker, values, settings): switching back costs no request. */
 const PALETTES_KEPT = 32;
 
