@@ -19,25 +19,25 @@ SHEETS = Path(__file__).resolve().parents[1] / "table" / "sheets"
 ROOM = "卓/1"
 
 
-def create_room(db: str, system: str = "LittleWorld") -> rooms.CreatedRoom:
+def create_room(db: str, system: str = "LittleWorld", room: str = ROOM) -> rooms.CreatedRoom:
     store = open_store(db)
     try:
-        return rooms.create_room(store, ROOM, system)
+        return rooms.create_room(store, room, system)
     finally:
         store.close()
 
 
-def bind(db: str, channel: int, gm: int) -> str:
+def bind(db: str, channel: int, gm: int, room: str = ROOM) -> str:
     result = CliRunner().invoke(
         app,
-        ["discord", "bind", "--db", db, "--room", ROOM, "--channel", str(channel), "--gm", str(gm)],
+        ["discord", "bind", "--db", db, "--room", room, "--channel", str(channel), "--gm", str(gm)],
     )
     assert result.exit_code == 0, result.output
     return result.output
 
 
-async def seat_everyone(h: Harness, db: str, folder: Path) -> None:
-    bind(db, h.channel.id, h.member(0).id)
+async def seat_everyone(h: Harness, db: str, folder: Path, room: str = ROOM) -> None:
+    bind(db, h.channel.id, h.member(0).id, room)
     alice = folder / "alice-ccfolia.json"
     alice.write_text(export_ccfolia(load_character_file(SHEETS / "alice.json")), "utf-8")
     bob = folder / "bob.zip"

@@ -215,3 +215,66 @@ def test_everyone_in_a_players_line_never_pings(tmp_path: Path) -> None:
             await stop(h)
 
     run(scenario)
+
+
+def test_tracker_edits_are_coalesced_to_one_per_second(tmp_path: Path) -> None:
+    """Many changes in a moment make one edit; two edits are at least a second apart on
+    the (injected) clock, whatever the changes' pace."""
+
+    async def scenario() -> None:
+        _db, _created, h = await _seated(tmp_path)
+        try:
+            await h.say(0, "/combat start")
+            await h.caught_up()
+            board = h.bot.plays[h.channel.id].board
+            drawn = board.draws
+            for _ in range(5):
+                board.request()
+            await h.settle()
+            assert board.draws == drawn + 1
+            for line in (":HP-1", ":HP-1", ":HP-1"):
+                await h.say(1, line)
+            await h.caught_up()
+            assert board.draws >= drawn + 2
+            gaps = [b - a for a, b in zip(board.drawn_at, board.drawn_at[1:], strict=False)]
+            assert gaps and all(gap >= 1.0 for gap in gaps), board.drawn_at
+            assert "HP 9/12" in (h.edits[-1].content or "")
+        finally:
+            await stop(h)
+
+    run(scenario)
+
+
+def test_newroom_binds_a_new_room_and_a_player_takes_a_pc_by_name(tmp_path: Path) -> None:
+    from saikoro.store.links import Link
+    from saikoro.table import rooms
+
+    from .scene import SHEETS
+
+    db = str(tmp_path / "t.db")
+
+    async def scenario() -> None:
+        h = await start(db)
+        try:
+            await h.slash(0, "newroom", {"name": "新卓", "system": "littleworld"})
+            answer = h.responses[-1]
+            assert answer.ephemeral and "新卓 (LittleWorld)" in (answer.content or ""), answer
+            store = open_store(db)
+            try:  # the GM put ボブ in the room as a PC (on the web table, say)
+                gm = Link("x", "新卓", "gm", None, "", False)
+                rooms.add_character(store, "新卓", gm, (SHEETS / "bob.json").read_text(), "pc")
+            finally:
+                store.close()
+            await h.slash(2, "char", {"name": "ボブ"})
+            assert h.responses[-1].content == "ボブ が卓に加わりました / ボブ joined the table"
+            await h.say(2, ":HP-2")
+            await h.caught_up()
+            assert h.channel_texts()[-1].startswith("ボブ"), h.channel_texts()
+            await h.slash(1, "char", {"name": "ボブ"})  # held already: refused
+            assert h.responses[-1].ephemeral and "⚠" in (h.responses[-1].content or "")
+            await h.slash(1, "newroom", {"name": "新卓", "system": "LittleWorld"})
+            assert "⚠" in (h.responses[-1].content or "")  # the name is taken
+        finally:
+            await stop(h)
+
+    run(scenario)

@@ -52,19 +52,20 @@ def test_split_message_keeps_every_character() -> None:
     assert "".join(pieces).replace("\n", "") == text.replace("\n", "")
 
 
-def test_lines_mirrored_with_the_web_table_in_order_each_once(tmp_path: Path) -> None:
+def _mirror(db: str, folder: Path, room: str) -> None:
+    """A line said on the web table (a real ``saikoro serve`` on ``db``, another process)
+    reaches the channel, a Discord line reaches the API's events: in order, each once."""
     from tests.server.table_live import Link, start_server
 
-    db = str(tmp_path / "t.db")
-    created = create_room(db)
-    server = start_server(db, tmp_path)
+    created = create_room(db, room=room)
+    server = start_server(db, folder)
 
     async def scenario() -> None:
         h = await start(db)
         try:
-            await seat_everyone(h, db, tmp_path)
+            await seat_everyone(h, db, folder, room)
             seen = len(h.channel_texts())
-            gm = Link(server.base, ROOM, created.gm_token)
+            gm = Link(server.base, room, created.gm_token)
             await asyncio.to_thread(gm.say, "ウェブから: 始めます")
             await h.caught_up()
             h.dice.push((3, 6), (4, 6))
@@ -79,15 +80,10 @@ def test_lines_mirrored_with_the_web_table_in_order_each_once(tmp_path: Path) ->
             ]
             events = (await asyncio.to_thread(gm.events))["events"]
             texts = [e["text"]["ja"] for e in events if e.get("text")]
-            assert texts.count("アリス: ディスコードから (2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功") == 1, (
-                texts
-            )
+            roll = "アリス: ディスコードから (2D6>=7) ＞ 7[3,4] ＞ 7 ＞ 成功"
+            assert texts.count(roll) == 1, texts
             order = [t for t in texts if "から" in t]
-            assert [t.split(": ", 1)[1][:6] for t in order] == [
-                "ウェブから:",
-                "ディスコード",
-                "ウェブから:",
-            ]
+            assert order == ["GM: ウェブから: 始めます", roll, "GM: ウェブから: 次へ"]
         finally:
             await stop(h)
 
@@ -95,6 +91,19 @@ def test_lines_mirrored_with_the_web_table_in_order_each_once(tmp_path: Path) ->
         run(scenario)
     finally:
         server.stop()
+
+
+def test_lines_mirrored_with_the_web_table_in_order_each_once(tmp_path: Path) -> None:
+    _mirror(str(tmp_path / "t.db"), tmp_path, ROOM)
+
+
+@pytest.mark.postgres
+def test_mirrored_across_processes_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
+    """The bot and ``saikoro serve`` as separate processes on PostgreSQL: they meet through
+    LISTEN/NOTIFY (and the store), the bot's bindings in PostgreSQL tables."""
+    import uuid
+
+    _mirror(postgres_url, tmp_path, f"discord-{uuid.uuid4().hex[:8]}")
 
 
 def test_a_restart_posts_what_it_missed_and_nothing_twice(tmp_path: Path) -> None:

@@ -377,7 +377,9 @@ def test_a_command_known_cheap_runs_on_the_loop_and_an_expensive_one_never_does(
         assert [status for status, _ in replies] == [200, 200], (replies, pool._peak)
         assert [a.text[-6:] for a in attempts] == ["2D6", job.text[-6:], job.text[-6:]]
 
-    run(check, workers=1, light_workers=1)
+    # An inline budget no 2D6 comes near, however busy the machine: the verdict is where
+    # the job ran, not how fast (the budget's own test is the next one).
+    run(check, workers=1, light_workers=1, inline_budget=600.0, deadline=600.0)
 
 
 def test_an_inline_run_past_its_budget_is_handed_to_a_worker() -> None:

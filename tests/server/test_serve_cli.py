@@ -66,8 +66,9 @@ def test_serve_runs_the_pool_and_the_connection_rules(monkeypatch) -> None:
     protocol = seen["http"]
     assert issubclass(protocol, GuardedH11Protocol)
     assert protocol.rules.per_address == 9
-    assert protocol.rules.trusted == {"10.0.0.1", "10.0.0.2"}
-    assert seen["forwarded_allow_ips"] == "10.0.0.1,10.0.0.2"
+    assert protocol.rules.trusted.texts() == ["10.0.0.1", "10.0.0.2"]
+    assert "10.0.0.2" in protocol.rules.trusted and "10.0.0.3" not in protocol.rules.trusted
+    assert seen["proxy_headers"] is False  # the app reads forwarded headers, uvicorn does not
     assert seen["limit_concurrency"] is None  # uvicorn's plain-text 503 is never used
     assert seen["timeout_keep_alive"] == 5.0
 
@@ -185,3 +186,53 @@ def test_the_database_is_checked_in_process_too(tmp_path, monkeypatch) -> None:
     result = CliRunner().invoke(app, ["serve", "--db", str(tmp_path / "no" / "x.db")])
     assert result.exit_code == 2 and not started
     assert "cannot open database" in result.output
+
+
+def test_serve_trusts_no_proxy_by_default(monkeypatch) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda a, **o: seen.update(app=a, **o))
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 0, result.output
+    assert not seen["http"].rules.trusted and "127.0.0.1" not in seen["http"].rules.trusted
+    assert seen["proxy_headers"] is False
+    assert seen["app"].state.public_url is None
+
+
+def test_serve_takes_trusted_proxies_and_a_public_url(monkeypatch) -> None:
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda a, **o: seen.update(app=a, **o))
+    result = CliRunner().invoke(
+        app,
+        ["serve", "--trusted-proxy", "127.0.0.1", "--trusted-proxy", "::1,10.1.0.0/16",
+         "--public-url", "https://Table.example.org/"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert seen["http"].rules.trusted.texts() == ["127.0.0.1", "::1", "10.1.0.0/16"]
+    assert "10.1.2.3" in seen["http"].rules.trusted
+    assert seen["app"].state.public_url == "https://table.example.org"
+    assert "https://table.example.org/" in result.output
+
+
+@pytest.mark.parametrize(
+    "option",
+    [
+        ["--trusted-proxy", "*"],
+        ["--trusted-proxy", "proxy.example.org"],
+        ["--public-url", "table.example.org"],
+        ["--public-url", "ftp://table.example.org"],
+        ["--public-url", "https://table.example.org/saikoro"],
+        ["--public-url", "https://table.example.org/?x=1"],
+        ["--public-url", "https://user@table.example.org"],
+        ["--public-url", "https://table.example.org:port"],
+    ],
+)
+def test_a_bad_proxy_option_is_a_clear_usage_error(option, monkeypatch) -> None:
+    ran: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda a, **o: ran.append(a))
+    result = CliRunner().invoke(app, ["serve", *option])
+    assert result.exit_code == 2, result.output
+    assert not ran and result.exception.__class__ is SystemExit
+    assert option[1] in result.output
+    assert ("プロキシ" in result.output and "proxy" in result.output) or (
+        "公開 URL" in result.output and "public URL" in result.output
+    )

@@ -623,6 +623,39 @@ def test_no_token_ever_reaches_the_log(server: Server, room: Room) -> None:
         assert token not in log
 
 
+def test_no_capability_parameter_reaches_the_log_or_an_answer(server: Server, room: Room) -> None:
+    """``?invite=`` was written to the access log in clear (only ``token=`` was redacted):
+    every capability parameter (saikoro.server.table.redact.CAPABILITY_PARAMS, and any
+    parameter whose name contains one) is redacted, and no answer echoes one back."""
+    from saikoro.server.table.redact import CAPABILITY_PARAMS
+
+    invite = room.created["invite_token"]
+    secrets = {
+        "invite": invite,
+        "token": room.gm.token,
+        "invite_token": "a-future-secret-1",
+        "gm_token": "a-future-secret-2",
+    }
+    assert set(CAPABILITY_PARAMS) <= set(secrets)
+    query = "&".join(f"{key}={value}" for key, value in secrets.items())
+    page = httpx.get(f"{server.base}/?room={room.name}&{query}", timeout=60)
+    assert page.status_code == 200
+    answers = [
+        httpx.get(f"{server.base}{room.gm.path}/state?{query}", timeout=60),  # no Bearer: 401
+        httpx.get(f"{server.base}/no/such/page?{query}", timeout=60),
+        httpx.post(f"{server.base}{room.gm.path}/join?{query}", json={"invite": "x"}, timeout=60),
+        httpx.post(f"{server.base}{room.gm.path}/join", json={"invite": 5}, timeout=60),
+    ]
+    for answer in answers:
+        assert answer.status_code >= 400
+        assert not any(secret in answer.text for secret in secrets.values()), answer.text
+    log = server.log()
+    assert "GET /?room=" in log  # the access log is on
+    for key, secret in secrets.items():
+        assert secret not in log, key
+        assert f"{key}=[redacted]" in log
+
+
 # -- names and lines that would let a player pass for someone else ----------------------------
 
 

@@ -306,6 +306,7 @@ def test_riding_needs_a_skill_check_and_no_combat_mounted(party: str) -> None:
     while current != "ギン":
         lw(party, ["/next"])
         current = final_state(lw(party, ["/state"]))["combat"]["current"]
+    lw(party, ["/gm setting off_turn_actions free"])  # ミミ may act on ギン's turn (LW-TABLE-09)
     out = player(party, ["@ギン /attack ミミ 体力", "@ミミ /ride 馬 5"])
     assert "騎乗中なので戦闘できません" in out[0]["ja"]
     assert "騎乗したままでは戦闘できません" in out[1]["ja"]  # no mounting in a combat
@@ -469,7 +470,7 @@ def test_cures_at_the_table(party: str) -> None:
     while final_state(lw(party, ["/state"]))["combat"]["current"] != "ギン":
         lw(party, ["/next"])
     out = player(party, ["@ギン /attack ミミ 体力"])  # confused: may only move
-    assert not out[0]["ok"] and "行動できません" in out[0]["ja"]
+    assert not out[0]["ok"] and "移動以外の行動が取れません" in out[0]["ja"]
     lw(party, ["/combat end"])
     out = player(party, ["@ミミ /cure ギン 治癒魔法", "@ミミ /cure ギン 病院"])
     assert not out[0]["ok"] and "治癒魔法" in out[0]["ja"]  # ミミ has no such card
@@ -483,8 +484,12 @@ def test_cures_at_the_table(party: str) -> None:
     lw(party, ["/cond add ミミ 毒 3"])
     player(party, ["@ミミ /herb 野山"], d6(6, 6))
     assert state(party)["ミミ"]["herbs"] == ["薬草"]
+    out = player(party, ["@ミミ /cure ミミ 中和剤"])  # she holds none (LW-TABLE-08)
+    assert not out[0]["ok"] and "中和剤を持っていません" in out[0]["ja"]
+    lw(party, ["/gm item ミミ 中和剤"])  # the GM gives her one
     out = player(party, ["@ミミ /cure ミミ 中和剤"])
     assert "毒が治った" in out[0]["text"]
+    assert state(party)["ミミ"]["inventory"] == {"薬草": 1}  # used up; the sheet's 薬草 kept
 
 
 @pytest.mark.rule("LW-ABIL-07", via="table")

@@ -318,7 +318,7 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
     finally:
         _pg_script("stop", port, directory)
         shutil.rmtree(directory, ignore_errors=True)
-    assert not second["ok"] and second["reason"] == "store error", second
+    assert not second["ok"] and second["reason"] == "storage unavailable", second
     assert "OperationalError(" not in second["en"] and "internal error" not in second["en"]
     assert code == 2 and "Traceback" not in err
 

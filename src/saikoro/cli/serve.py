@@ -22,6 +22,14 @@ _DISCORD_TOKEN_FILE = typer.Option(
     None, "--discord-token-file", help="a file whose first line is the Discord bot token"
 )
 
+_TRUSTED_PROXY = typer.Option(
+    None,
+    "--trusted-proxy",
+    "--forwarded-allow-ips",
+    help="Address (or network) of a reverse proxy whose X-Forwarded-For/-Proto/-Host are"
+    " believed; repeat or separate with commas (default: none; see docs/deploy.md)",
+)
+
 
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on"),
@@ -47,6 +55,18 @@ def serve(
     rooms_per_minute: float = typer.Option(
         10.0, "--rooms-per-minute", min=0, help="Rooms one client address may create (0: any)"
     ),
+    max_players: int = typer.Option(
+        12, "--max-players", min=0, help="Players (personal links) per room (0: any)"
+    ),
+    joins_per_minute: float = typer.Option(
+        12.0, "--joins-per-minute", min=0, help="Joins one invite link may make per minute (0: any)"
+    ),
+    rooms_per_address: int = typer.Option(
+        100, "--rooms-per-address", min=0, help="Rooms one client address may create (0: any)"
+    ),
+    room_quota_mb: float = typer.Option(
+        32.0, "--room-quota-mb", min=0, help="Stored events per room, in MiB (0: no quota)"
+    ),
     ws_idle_timeout: float = typer.Option(
         90.0, "--ws-idle-timeout", min=0.5, help="Close a WebSocket silent for this long (s)"
     ),
@@ -60,10 +80,12 @@ def serve(
     per_address: int = typer.Option(
         64, "--per-address", min=0, help="Open connections per client address (0: no cap)"
     ),
-    forwarded_allow_ips: str = typer.Option(
-        "127.0.0.1",
-        "--forwarded-allow-ips",
-        help="Reverse proxies whose X-Forwarded-For is trusted (comma-separated; see docs/server.md)",
+    trusted_proxy: list[str] | None = _TRUSTED_PROXY,
+    public_url: str | None = typer.Option(
+        None,
+        "--public-url",
+        help="The origin players reach, e.g. https://table.example.org: invite and GM links"
+        " start with it (default: the address the request came to)",
     ),
     discord: bool = typer.Option(
         False,
@@ -118,6 +140,16 @@ def serve(
             err=True,
         )
         raise typer.Exit(2)
+    from saikoro.cli.report import print_error
+    from saikoro.server.proxy import TrustedProxies, parse_public_url
+
+    try:
+        entries = [entry for option in trusted_proxy or [] for entry in option.split(",")]
+        proxies = TrustedProxies.parse(entries).texts()
+        public = parse_public_url(public_url) if public_url is not None else None
+    except SaikoroError as error:
+        print_error(error)
+        raise typer.Exit(2) from None
     discord_token = _discord_token(discord_token_file) if discord else None
     if discord_token is not None and workers > 1:
         typer.echo(
@@ -128,7 +160,6 @@ def serve(
         raise typer.Exit(2)
     _check_port_free(host, port)
     _check_database(db)
-    proxies = sorted(ip.strip() for ip in forwarded_allow_ips.split(",") if ip.strip())
     settings: dict[str, Any] = {
         "db": db,
         "limits": {
@@ -137,11 +168,16 @@ def serve(
             "max_ws_per_room": max_ws_per_room,
             "max_ws_per_link": max_ws_per_link,
             "rooms_per_minute": rooms_per_minute,
+            "max_players": max_players,
+            "joins_per_minute": joins_per_minute,
+            "rooms_per_address": rooms_per_address,
+            "room_quota_bytes": int(room_quota_mb * 1024 * 1024),
             "idle_timeout": ws_idle_timeout,
             "ping_interval": min(20.0, ws_idle_timeout / 3),
         },
         "pool": {"deadline": deadline, **({"workers": roll_workers} if roll_workers else {})},
         "rules": {"per_address": per_address, "trusted": proxies},
+        "public_url": public,
     }
     shown = f"[{host}]" if ":" in host else host
     typer.echo(
@@ -149,13 +185,26 @@ def serve(
         f"  (BCDice-API: /v2/version, table API: /api/rooms, OpenAPI: /docs)",
         err=True,
     )
+    if public:
+        typer.echo(
+            f"saikoro: 招待・GM リンクは {public}/ で始まります / invite and GM links start with"
+            f" {public}/",
+            err=True,
+        )
+    if proxies:
+        typer.echo(
+            f"saikoro: X-Forwarded-* を信頼するプロキシ / trusted proxies: {', '.join(proxies)}",
+            err=True,
+        )
     options: dict[str, Any] = {
         **uvicorn_options(connection_rules(settings)),
         "host": host,
         "port": port,
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
-        "forwarded_allow_ips": ",".join(proxies),
+        # Forwarded headers are read by the app (saikoro.server.proxy), from --trusted-proxy
+        # only: uvicorn's own reading would trust 127.0.0.1 by default.
+        "proxy_headers": False,
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
@@ -198,20 +247,26 @@ def _discord_token(token_file: Path | None) -> str:
 
 def connection_rules(settings: dict[str, Any]) -> Any:
     from saikoro.server.connections import ConnectionRules
+    from saikoro.server.proxy import TrustedProxies
 
     rules = settings["rules"]
-    return ConnectionRules(per_address=rules["per_address"], trusted=frozenset(rules["trusted"]))
+    return ConnectionRules(
+        per_address=rules["per_address"], trusted=TrustedProxies.parse(rules["trusted"])
+    )
 
 
 def app_from_settings(settings: dict[str, Any]) -> Any:
     from saikoro.server.app import create_app
     from saikoro.server.pool import PoolLimits
+    from saikoro.server.proxy import TrustedProxies
     from saikoro.server.table.limits import TableLimits
 
     return create_app(
         settings["db"],
         pool=PoolLimits(**settings["pool"]),
         table_limits=TableLimits(**settings["limits"]),
+        trusted_proxies=TrustedProxies.parse(settings["rules"]["trusted"]),
+        public_url=settings.get("public_url"),
     )
 
 

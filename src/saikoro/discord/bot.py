@@ -172,6 +172,8 @@ class TrackerBoard:
         self.dirty = False
         self.task: asyncio.Task[None] | None = None
         self.draws = 0
+        #: When each draw happened (the injected clock): at least ``interval`` apart.
+        self.drawn_at: list[float] = []
 
     def request(self) -> None:
         self.dirty = True
@@ -216,6 +218,7 @@ class TrackerBoard:
         if self.message is None:
             self.message = await play.channel.send(**kwargs)
         self.draws += 1
+        self.drawn_at.append(self.clock())
         ended = state.combat is None
         self.message_id = None if ended else self.message.id
         if ended:

@@ -30,6 +30,7 @@ from saikoro.server.fastpath import fast_roll
 from saikoro.server.middleware import ServerMiddleware
 from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
+from saikoro.server.proxy import ForwardedHeaders, TrustedProxies
 from saikoro.server.routes_v2 import router
 from saikoro.server.table.errors import TableApiError
 from saikoro.server.table.limits import TableLimits
@@ -119,6 +120,8 @@ def create_app(
     roll_timeout: float = ROLL_TIMEOUT_SECONDS,
     pool: PoolLimits | None = None,
     table_limits: TableLimits | None = None,
+    trusted_proxies: TrustedProxies | None = None,
+    public_url: str | None = None,
 ) -> FastAPI:
     """Build the server.
 
@@ -129,6 +132,9 @@ def create_app(
     this process with ``roll_timeout`` checked between dice (tests and tools).
     ``source_factory`` gives each job its dice source (tests pass scripted dice; with a
     pool it must be picklable; default: the OS random source).
+    ``trusted_proxies``: the reverse proxies whose ``X-Forwarded-*`` headers are believed
+    (default none; see :mod:`saikoro.server.proxy`); ``public_url``: the origin every
+    link the server builds starts with (default: the request's own).
     """
     roller = (
         RollPool(pool, source_factory)
@@ -161,6 +167,7 @@ def create_app(
     app.state.roller = roller
     app.state.source_factory = source_factory  # the table's lines roll with it too
     app.state.game_system_list = None  # built on first use (imports every system)
+    app.state.public_url = public_url  # invite/GM links: this origin, else the request's
 
     app.include_router(router)
     install_table_api(app, db_url, table_limits)
@@ -171,4 +178,6 @@ def create_app(
     # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET, and
     # the roll route answered before any of FastAPI's machinery.
     app.add_middleware(ServerMiddleware, max_bytes=max_body_bytes, fast=fast_roll(app.state))
+    if trusted_proxies:  # outermost: every limit inside counts the client the proxy names
+        app.add_middleware(ForwardedHeaders, trusted=trusted_proxies)
     return app

@@ -28,13 +28,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from saikoro.server.bodies import encode, error_answer
+from saikoro.server.proxy import TrustedProxies
 
 _PHRASES = {400: "Bad Request", 408: "Request Timeout", 503: "Service Unavailable"}
 
@@ -48,7 +49,9 @@ class ConnectionRules:
     keep_alive: float = 5.0  # seconds an idle keep-alive connection stays open
     per_address: int = 64  # open connections from one address (0: no cap)
     max_connections: int = 4096  # open connections in all
-    trusted: frozenset[str] = frozenset()  # reverse proxies' addresses: not capped
+    trusted: TrustedProxies = field(
+        default_factory=TrustedProxies
+    )  # reverse proxies' addresses: not capped
     drain_timeout: float = 1.0  # seconds a refused client's bytes are read before closing
 
 

@@ -29,6 +29,7 @@ from saikoro.i18n import Message, lang_code
 from saikoro.server.table.errors import (
     TableApiError,
     no_database,
+    public_error,
     rate_limited,
     refusal_body,
     status_for,
@@ -49,6 +50,7 @@ WS_UNAUTHORIZED = 4401
 WS_NO_ROOM = 4404
 WS_TOO_MANY = 4429
 WS_IDLE = 4408
+WS_UNAVAILABLE = 4503
 
 REFUSALS: dict[int | str, dict[str, Any]] = {
     status: {"description": text, "model": None}
@@ -59,6 +61,7 @@ REFUSALS: dict[int | str, dict[str, Any]] = {
         409: "conflict (the room exists / is busy)",
         422: "bad input (line, sheet, body)",
         429: "rate limit or connection cap",
+        503: "storage unavailable (full disk, read-only or unreachable database): Retry-After",
     }.items()
 }
 
@@ -176,7 +179,10 @@ async def actor_for_request(request: Request, room: str) -> Actor:
 
 
 def base_url(request: Request | WebSocket) -> str:
-    return str(request.base_url).rstrip("/")
+    """The origin links are built with: ``saikoro serve --public-url`` when given, else the
+    request's (scheme and host as a trusted proxy forwarded them; see server/proxy.py)."""
+    public: str | None = getattr(request.app.state, "public_url", None)
+    return public or str(request.base_url).rstrip("/")
 
 
 def numbered_json(numbered: list[Numbered]) -> list[dict[str, Any]]:
@@ -184,6 +190,7 @@ def numbered_json(numbered: list[Numbered]) -> list[dict[str, Any]]:
 
 
 def refusal_response(error: SaikoroError) -> JSONResponse:
+    error = public_error(error)
     headers = {}
     if isinstance(error, TableApiError) and error.retry_after:
         headers["Retry-After"] = str(error.retry_after)
@@ -258,9 +265,11 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
 
     service = table_service(request)
     client = request.client.host if request.client else "?"
+    service.check_new_room(client)
     if not service.room_buckets.allow(client):
         raise rate_limited(service.room_buckets.retry_after(client))
     created = await asyncio.to_thread(create, service.store, body.name, body.system)
+    service.room_made(client)
     return {
         "room": created.room,
         "gm_token": created.gm_token,
@@ -276,16 +285,16 @@ async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
     summary="Join with the invite token and a character: returns a personal link",
 )
 async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, Any]:
-    from saikoro.table.rooms import join, room_url
+    from saikoro.table.rooms import room_url
 
     service = table_service(request)
     invite = body.invite or bearer_token(request)
     if not invite:
         raise unauthorized()
-    await asyncio.to_thread(service.room, room)  # 404 before anything else
+    record = await asyncio.to_thread(service.room, room)  # 404 before anything else
     content = character_content(body.character, body.character_base64)
     _link, token, as_name = await asyncio.to_thread(
-        join, service.store, room, invite, content, body.name
+        service.join, record, invite, content, body.name
     )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
@@ -303,6 +312,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     service = table_service(request)
     caller = await caller_for_request(request, room)
     content = character_content(body.character, body.character_base64)
+    await asyncio.to_thread(service.check_quota, caller.room)
     added = await asyncio.to_thread(
         add,
         service.store,
@@ -313,6 +323,7 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
         names=body.names,
         all_npcs=body.all_npcs,
     )
+    service.forget_usage(caller.room)
     await service.publish_latest(room)
     return {"ok": True, "as": added[0], "added": added}
 
@@ -346,6 +357,8 @@ async def get_state(room: str, request: Request) -> dict[str, Any]:
         "characters": sorted(caller.actor.characters),
         "label": caller.actor.label,
     }
+    if caller.actor.is_gm:  # the room's limits and what it uses of them
+        body["limits"] = await asyncio.to_thread(service.limits_view, caller.room)
     return body
 
 
@@ -474,9 +487,10 @@ async def room_socket(
     try:
         service = table_service(websocket)
         caller = await service.caller_async(room, token)
-    except TableApiError as error:
-        code = {401: WS_UNAUTHORIZED, 404: WS_NO_ROOM}.get(error.status, 1011)
-        await _refuse(websocket, error, code)
+    except SaikoroError as error:
+        shown = public_error(error)
+        codes = {401: WS_UNAUTHORIZED, 404: WS_NO_ROOM, 503: WS_UNAVAILABLE}
+        await _refuse(websocket, shown, codes.get(status_for(shown), 1011))
         return
     full = service.caps.acquire(caller.room.name, caller.link.id)
     if full is not None:
@@ -490,6 +504,8 @@ async def room_socket(
     enders.add(end_as_revoked)
     try:
         await _RoomSocket(service, websocket, caller, token or "", after).serve()
+    except SaikoroError as error:  # the storage failed while the socket opened
+        await _refuse(websocket, error, WS_UNAVAILABLE)
     finally:
         enders.discard(end_as_revoked)
         if not enders:
@@ -498,6 +514,7 @@ async def room_socket(
 
 
 async def _refuse(websocket: WebSocket, error: SaikoroError, code: int) -> None:
+    error = public_error(error)
     with contextlib.suppress(Exception):
         await websocket.send_json({"type": "error", **refusal_body(error)})
         await websocket.close(code)
@@ -599,7 +616,8 @@ class _RoomSocket:
             check_line(self.service, caller, line)
             outcome = await run_line(self.service, caller, line, self.lang)
         except SaikoroError as error:
-            return {"type": "outcome", **echo, "status": status_for(error), **refusal_body(error)}
+            shown = public_error(error)
+            return {"type": "outcome", **echo, "status": status_for(shown), **refusal_body(shown)}
         return {"type": "outcome", **echo, **outcome}
 
     async def _heartbeat(self) -> None:
@@ -627,6 +645,8 @@ class _RoomSocket:
             except TableApiError as error:
                 await _refuse(self.websocket, error, WS_UNAUTHORIZED)
                 return
+            except SaikoroError as error:  # the storage is down: the socket stays open
+                public_error(error)
             await self.send({"type": "ping"})
 
 

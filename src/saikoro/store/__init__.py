@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from saikoro.store import discord_links as _discord_links  # noqa: F401  (its tables join sql.metadata)
 from saikoro.store.links import Link, LinkStore  # its table joins sql.metadata
-from saikoro.store.sql import SqlStore, StoreError, open_store
+from saikoro.store.sql import SqlStore, StorageUnavailableError, StoreError, open_store
 from saikoro.table.storage import RoomRecord, VersionConflict
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "LinkStore",
     "RoomRecord",
     "SqlStore",
+    "StorageUnavailableError",
     "StoreError",
     "VersionConflict",
     "open_store",

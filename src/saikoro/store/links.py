@@ -92,10 +92,11 @@ class LinkStore:
             raise ValueError("a player link names its character; no other link does")
         token = new_token()
         link = Link(uuid.uuid4().hex, room, role, character, now_iso(), False)
-        try:
-            self._insert(link, token)
-        except IntegrityError:
-            raise LinkTaken(character or "") from None
+        with self.store._faults("リンクを保存", "save a link"):
+            try:
+                self._insert(link, token)
+            except IntegrityError:
+                raise LinkTaken(character or "") from None
         return link, token
 
     def _insert(self, link: Link, token: str) -> None:
@@ -118,7 +119,7 @@ class LinkStore:
         if not token or len(token) > 200:
             return None
         wanted = token_hash(token)
-        with self.engine.connect() as conn:
+        with self.store._faults("リンクを読み込", "read links"), self.engine.connect() as conn:
             row = conn.execute(select(links).where(links.c.token_hash == wanted)).first()
         if row is None:
             return None
@@ -130,7 +131,7 @@ class LinkStore:
         return link
 
     def get(self, room: str, link_id: str) -> Link | None:
-        with self.engine.connect() as conn:
+        with self.store._faults("リンクを読み込", "read links"), self.engine.connect() as conn:
             row = conn.execute(
                 select(links).where(links.c.id == link_id, links.c.room == room)
             ).first()
@@ -138,7 +139,7 @@ class LinkStore:
 
     def revoke(self, room: str, link_id: str) -> bool:
         """Revoke a link of ``room``; False when there is no such live link."""
-        with self.engine.begin() as conn:
+        with self.store._faults("リンクを保存", "save a link"), self.engine.begin() as conn:
             moved = conn.execute(
                 update(links)
                 .where(links.c.id == link_id, links.c.room == room, links.c.revoked_at.is_(None))
@@ -148,7 +149,7 @@ class LinkStore:
 
     def revoked_count(self) -> int:
         """How many links were ever revoked (it only grows: a change means a revoke)."""
-        with self.engine.connect() as conn:
+        with self.store._faults("リンクを読み込", "read links"), self.engine.connect() as conn:
             query = select(func.count()).select_from(links).where(links.c.revoked_at.isnot(None))
             return int(conn.execute(query).scalar_one())
 
@@ -164,7 +165,7 @@ class LinkStore:
         query = select(links).where(links.c.room == room).order_by(links.c.created_at, links.c.id)
         if live_only:
             query = query.where(links.c.revoked_at.is_(None))
-        with self.engine.connect() as conn:
+        with self.store._faults("リンクを読み込", "read links"), self.engine.connect() as conn:
             return [_link(row) for row in conn.execute(query).all()]
 
     def has_live(self, room: str, role: str, character: str | None = None) -> bool:

@@ -28,11 +28,13 @@ from sqlalchemy import (
     Column,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
     Text,
     UniqueConstraint,
+    cast,
     create_engine,
     event,
     func,
@@ -44,11 +46,14 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import (
     ArgumentError,
     DatabaseError,
+    DisconnectionError,
     IntegrityError,
+    InterfaceError,
     OperationalError,
     ProgrammingError,
     SQLAlchemyError,
 )
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.schema import CreateIndex, CreateTable
 
 from saikoro.errors import SaikoroError, require_extra
@@ -102,7 +107,45 @@ snapshots = Table(
 
 
 class StoreError(SaikoroError):
+    """The database refused, or what it holds cannot be read (a damaged record)."""
+
     reason = "store error"
+
+
+class StorageUnavailableError(StoreError):
+    """The database cannot take or give data now — a full disk, a read-only file, a server
+    that is down or restarting — and may again later: not the caller's mistake (the table
+    API answers 503 with ``Retry-After``)."""
+
+    reason = "storage unavailable"
+
+
+#: Words of a driver's message that mean an outage, whatever the exception's class
+#: (PostgreSQL's read-only transaction is an InternalError, SQLite's full disk an
+#: OperationalError, psycopg's lost connection an OperationalError or InterfaceError).
+_OUTAGE_WORDS = (
+    "disk is full",
+    "no space left",
+    "readonly",
+    "read-only",
+    "disk i/o error",
+    "unable to open database",
+    "connection",
+    "server closed",
+    "terminating",
+    "shutting down",
+    "starting up",
+    "recovery mode",
+    "could not extend",
+)
+
+
+def is_outage(error: BaseException) -> bool:
+    """Whether a database error is an outage (full, read-only, down) rather than bad data."""
+    if isinstance(error, (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)):
+        return True
+    text = str(getattr(error, "orig", None) or error).lower()
+    return any(word in text for word in _OUTAGE_WORDS)
 
 
 _PASSWORD_IN_URL = re.compile(r"(://[^/:@\s]*:)[^@\s]*@")
@@ -251,7 +294,8 @@ class SqlStore:
         return hide_url_secrets(why)  # a URL quoted by the driver
 
     def _failure(self, what_ja: str, what_en: str, error: BaseException) -> StoreError:
-        return StoreError(
+        kind = StorageUnavailableError if is_outage(error) else StoreError
+        return kind(
             Message(
                 f"データベース {self.shown_url} で{what_ja}できません: {self._why(error)}",
                 f"cannot {what_en} in database {self.shown_url}: {self._why(error)}",
@@ -440,6 +484,18 @@ class SqlStore:
                 )
             )
         return new_version
+
+    def room_bytes(self, room: RoomRecord) -> int:
+        """Bytes of the room's stored events (their JSON, UTF-8): what its quota counts."""
+        body = events.c.body
+        with self._faults("読み込み", "read"), self.engine.connect() as conn:
+            size = (
+                func.octet_length(body)
+                if conn.dialect.name == "postgresql"
+                else func.length(cast(body, LargeBinary))
+            )
+            query = select(func.coalesce(func.sum(size), 0)).where(events.c.room_id == room.id)
+            return int(conn.execute(query).scalar_one())
 
     def version(self, room: RoomRecord) -> int:
         with self._faults("読み込み", "read"), self.engine.connect() as conn:

@@ -155,7 +155,7 @@ class TableSession:
         )
         self.refresh()
         for _attempt in range(OPTIMISTIC_TRIES):
-            outcome = carry_out(self.state, ctx)
+            outcome = _stored_form(carry_out(self.state, ctx))
             if not outcome.events:
                 return outcome
             new_state = self.state.clone()
@@ -173,7 +173,7 @@ class TableSession:
 
         def produce(state: RoomState) -> tuple[list[Event], RoomState | None, Outcome]:
             recorder.rewind()
-            outcome = carry_out(state, ctx)
+            outcome = _stored_form(carry_out(state, ctx))
             if not outcome.events:
                 return [], None, outcome
             after = state.clone()
@@ -196,6 +196,15 @@ class TableSession:
             ),
             reason="busy",
         )
+
+
+def _stored_form(outcome: Outcome) -> Outcome:
+    """The outcome with its events as the room stores them (:mod:`saikoro.table.bounds`:
+    a huge roll's record is cut; the caller's own lines keep the whole text)."""
+    from saikoro.table.bounds import bounded_events
+
+    outcome.events = bounded_events(outcome.events)
+    return outcome
 
 
 def create_room_record(store: RoomStore, room_name: str, system: str) -> tuple[RoomRecord, bool]:

@@ -10,10 +10,15 @@ import { TurnCue, turnActor } from './turns.js';
 
 const $ = (selector) => document.querySelector(selector);
 
-/** room / token / invite from the link: the fragment (#room=…&token=…) or the query. */
+/**
+ * room / token / invite from the link: the fragment (#room=…&token=…) or the query. A link
+ * given as a query (?room=…&invite=…) is moved into the fragment at once, so the secret
+ * leaves the address bar and is never sent again (Referer, reloads, the server's log).
+ */
 function linkParams() {
   const params = new URLSearchParams(location.hash.slice(1));
   for (const [key, value] of new URLSearchParams(location.search)) if (!params.has(key)) params.set(key, value);
+  if (location.search) history.replaceState(null, '', `${location.pathname}#${params}`);
   return { room: params.get('room'), token: params.get('token'), invite: params.get('invite') };
 }
 

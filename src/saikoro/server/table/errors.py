@@ -7,8 +7,15 @@ A token is never part of a message (``message`` names the room at most).
 
 from __future__ import annotations
 
+import logging
+
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
+
+log = logging.getLogger("saikoro.server")
+
+#: Seconds a client is asked to wait (``Retry-After``) when the storage is unavailable.
+STORAGE_RETRY_AFTER = 30
 
 #: ``SaikoroError.reason`` (from the table core) → HTTP status. Anything else is 422.
 STATUS_BY_REASON: dict[str, int] = {
@@ -23,6 +30,10 @@ STATUS_BY_REASON: dict[str, int] = {
     "reserved name": 409,
     "busy": 409,
     "rate limited": 429,
+    "too many rooms": 429,
+    "room full": 409,
+    "quota exceeded": 507,
+    "event too large": 413,
     "too many connections": 429,
     "no database": 503,
 }
@@ -39,6 +50,41 @@ class TableApiError(SaikoroError):
         self.retry_after = retry_after
 
 
+def public_error(error: SaikoroError) -> SaikoroError:
+    """What a client is told of ``error``. A database's refusal is the server's problem,
+    not the caller's: an outage (full disk, read-only file, database down) is ``503
+    storage unavailable`` with ``Retry-After``, a damaged record ``500 store error``; the
+    message names no path, host or URL — those go to the server's log (its passwords
+    already hidden by the store)."""
+    from saikoro.store.sql import StorageUnavailableError, StoreError
+
+    if not isinstance(error, StoreError):
+        return error
+    log.error("storage: %s", error.message.en)
+    if isinstance(error, StorageUnavailableError):
+        return TableApiError(
+            503,
+            "storage unavailable",
+            Message(
+                "サーバーが卓のデータを保存・読み込みできない状態です (サーバー側の問題です)。"
+                f"何も書き込まれていません。{STORAGE_RETRY_AFTER} 秒ほどしてからもう一度送ってください",
+                "the server cannot store or read the table's data right now (a problem on "
+                f"the server's side); nothing was written. Try again in about "
+                f"{STORAGE_RETRY_AFTER} s",
+            ),
+            retry_after=STORAGE_RETRY_AFTER,
+        )
+    return TableApiError(
+        500,
+        "store error",
+        Message(
+            "サーバーの卓のデータが読み込めません (サーバー側の問題です。管理者はサーバーのログを見てください)",
+            "the server cannot read the table's data (a problem on the server's side; its "
+            "administrator finds the cause in the server's log)",
+        ),
+    )
+
+
 def status_for(error: SaikoroError) -> int:
     if isinstance(error, TableApiError):
         return error.status
@@ -52,6 +98,8 @@ def refusal_body(error: SaikoroError) -> dict[str, object]:
         "message": error.message.both(),
         "messages": {"ja": error.message.ja, "en": error.message.en},
     }
+    if isinstance(error, TableApiError) and error.retry_after:
+        body["retry_after"] = error.retry_after  # seconds (HTTP also sends Retry-After)
     names = getattr(error, "names", None)  # a file of several characters: the choices
     if error.reason == "several characters" and isinstance(names, list):
         body["characters"] = names
@@ -105,5 +153,44 @@ def no_database() -> TableApiError:
         Message(
             "このサーバーには卓のデータベースがありません (--db)",
             "this server has no table database (--db)",
+        ),
+    )
+
+
+def room_full(most: int) -> TableApiError:
+    return TableApiError(
+        409,
+        "room full",
+        Message(
+            f"この部屋の参加者は上限 ({most} 人) に達しています。GM は saikoro serve の "
+            "--max-players で上限を上げられます",
+            f"this room has its most players ({most}); the GM can raise it with saikoro "
+            "serve's --max-players",
+        ),
+    )
+
+
+def too_many_rooms(most: int) -> TableApiError:
+    return TableApiError(
+        429,
+        "too many rooms",
+        Message(
+            f"このアドレスから作れる部屋は {most} 部屋までです (--rooms-per-address)",
+            f"at most {most} rooms may be created from this address (--rooms-per-address)",
+        ),
+    )
+
+
+def quota_exceeded(used: int, quota: int) -> TableApiError:
+    mib = f"{quota / (1024 * 1024):.3g}"
+    return TableApiError(
+        507,
+        "quota exceeded",
+        Message(
+            f"この部屋の記録は容量の上限 ({mib} MiB) に達しました。何も書き込まれていません。"
+            "GM は saikoro serve の --room-quota-mb で上限を上げるか、新しい部屋を作れます",
+            f"this room's record has reached its storage quota ({mib} MiB); nothing was "
+            "written. The GM can raise it with saikoro serve's --room-quota-mb or open a "
+            "new room",
         ),
     )

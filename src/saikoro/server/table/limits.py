@@ -3,6 +3,9 @@
 - a token bucket per link for lines (HTTP and WebSocket alike) and per client address
   for creating rooms;
 - caps on open WebSockets per room and per link;
+- what one invite, one address and one room may take (issue 18: one invite filled the
+  disk): joins per invite per minute, players per room, rooms per address, and a storage
+  quota per room (its events' bytes; the GM sees the usage in ``/state``);
 - the WebSocket heartbeat: a ``{"type": "ping"}`` every ``ping_interval`` seconds, and the
   socket is closed when the client sent nothing for ``idle_timeout`` seconds.
 
@@ -28,6 +31,14 @@ class TableLimits:
     max_ws_per_link: int = 8
     ping_interval: float = 20.0
     idle_timeout: float = 90.0
+    #: Joins one invite link may make per minute (also at once); 0 = unlimited.
+    joins_per_minute: float = 12.0
+    #: Players (live personal links) per room; 0 = unlimited.
+    max_players: int = 12
+    #: Rooms one client address may create while this process runs; 0 = unlimited.
+    rooms_per_address: int = 100
+    #: Bytes of stored events per room; a room at its quota takes no more lines; 0 = none.
+    room_quota_bytes: int = 32 * 1024 * 1024
 
 
 class TokenBuckets:

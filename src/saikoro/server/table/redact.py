@@ -1,9 +1,11 @@
-"""Keep secrets out of the server's log: link tokens and database passwords.
+"""Keep secrets out of the server's log: capability parameters, tokens, database passwords.
 
-uvicorn logs every request line with its query string (``GET /api/rooms/x/ws?token=…``);
-:class:`RedactSecrets`, a logging filter on uvicorn's handlers, rewrites each record with
-``token=…`` replaced by ``token=[redacted]``, a ``Bearer …`` value hidden, and the passwords
-of a database URL hidden (before the ``@`` and as query parameters).
+uvicorn logs every request line with its query string (``GET /api/rooms/x/ws?token=…``,
+a page opened as ``/?room=…&invite=…``); :class:`RedactSecrets`, a logging filter on
+uvicorn's handlers and saikoro's own logger, rewrites each record with the value of every
+capability parameter (:data:`CAPABILITY_PARAMS`, and any parameter whose name contains one
+of them, as ``invite_token``) replaced by ``[redacted]``, a ``Bearer …`` value hidden, and
+the passwords of a database URL hidden (before the ``@`` and as query parameters).
 """
 
 from __future__ import annotations
@@ -15,12 +17,18 @@ from typing import Any
 
 from saikoro.store.sql import hide_url_secrets
 
-_TOKEN = re.compile(r"(?i)(\btoken=)[^&\s\"'#]+")
+#: The URL parameters that carry a capability (whoever holds the value may act): the one
+#: list every redaction reads. A new kind of link adds its parameter here.
+CAPABILITY_PARAMS: tuple[str, ...] = ("token", "invite")
+
+_CAPABILITY = re.compile(
+    r"(?i)((?<![\w.-])[\w.-]*(?:" + "|".join(CAPABILITY_PARAMS) + r")[\w.-]*=)[^&\s\"'#;]+"
+)
 _BEARER = re.compile(r"(?i)(\bbearer\s+)[A-Za-z0-9._~+/=-]+")
 
 
 def redact(text: str) -> str:
-    text = _TOKEN.sub(r"\1[redacted]", text)
+    text = _CAPABILITY.sub(r"\1[redacted]", text)
     text = _BEARER.sub(r"\1[redacted]", text)
     return hide_url_secrets(text)
 
@@ -49,4 +57,11 @@ def uvicorn_log_config() -> dict[str, Any]:
     config.setdefault("filters", {})["redact_secrets"] = {"()": f"{__name__}.RedactSecrets"}
     for handler in config.get("handlers", {}).values():
         handler.setdefault("filters", []).append("redact_secrets")
+    # saikoro's own records (a storage outage's detail, a worker's failure) go to the
+    # server's error stream through the same filter.
+    config.setdefault("loggers", {})["saikoro"] = {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
     return config

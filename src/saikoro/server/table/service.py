@@ -19,7 +19,14 @@ from typing import Any
 
 from saikoro.dice.randomizer import DiceSource
 from saikoro.server.pubsub import PubSub, pubsub_for
-from saikoro.server.table.errors import no_such_room, unauthorized
+from saikoro.server.table.errors import (
+    no_such_room,
+    quota_exceeded,
+    rate_limited,
+    room_full,
+    too_many_rooms,
+    unauthorized,
+)
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
 from saikoro.store.links import Link, LinkStore, token_hash
@@ -88,6 +95,14 @@ class TableService:
             self.limits.rooms_per_minute / 60.0, max(1, int(self.limits.rooms_per_minute))
         )
         self.caps = ConnectionCaps(self.limits.max_ws_per_room, self.limits.max_ws_per_link)
+        joins = self.limits.joins_per_minute
+        self.join_buckets = TokenBuckets(joins / 60.0, max(1, int(joins)))
+        #: client address → rooms it created (in this process).
+        self.rooms_made: dict[str, int] = {}
+        #: room id → bytes of its stored events, counted once, then added to per line.
+        self._usage: dict[int, int] = {}
+        self._usage_lock = threading.Lock()
+        self._join_lock = threading.Lock()
         #: The open WebSockets of this process per link id, each a coroutine function that
         #: ends it as revoked (other processes notice at their next heartbeat).
         self.socket_enders: dict[str, set[Callable[[], Awaitable[None]]]] = {}
@@ -208,6 +223,9 @@ class TableService:
             return held
 
     def run_line(self, room: RoomRecord, actor: Actor, line: str) -> LineResult:
+        from saikoro.table.bounds import stored_size
+
+        self.check_quota(room)
         held = self._room_session(room)
         with held.lock:
             session = held.session
@@ -215,7 +233,92 @@ class TableService:
                 session.source = self.source_factory()
             outcome = session.run(line, actor=actor)
             version = session.state.version
+        if outcome.events:
+            added = sum(stored_size(event) for event in outcome.events)
+            with self._usage_lock:
+                if room.id in self._usage:
+                    self._usage[room.id] += added
         return LineResult(outcome, version - len(outcome.events) + 1, version)
+
+    # -- what one invite, address and room may take ----------------------------------------
+    def room_usage(self, room: RoomRecord) -> int:
+        """Bytes of the room's stored events (counted in the store once per process)."""
+        with self._usage_lock:
+            known = self._usage.get(room.id)
+        if known is None:
+            known = self.store.room_bytes(room)
+            with self._usage_lock:
+                self._usage[room.id] = known
+        return known
+
+    def forget_usage(self, room: RoomRecord) -> None:
+        """Count the room's bytes again next time (after a change outside ``run_line``)."""
+        with self._usage_lock:
+            self._usage.pop(room.id, None)
+
+    def check_quota(self, room: RoomRecord) -> None:
+        """A room at its storage quota takes nothing more (a line may pass it by at most
+        one line's bounded events: saikoro.table.bounds)."""
+        quota = self.limits.room_quota_bytes
+        if quota and self.room_usage(room) >= quota:
+            raise quota_exceeded(self.room_usage(room), quota)
+
+    def check_join(self, room: RoomRecord, invite: str) -> None:
+        """Before a join: the invite's rate, the room's players and its quota."""
+        key = f"{room.name}\0{token_hash(invite)}"
+        if not self.join_buckets.allow(key):
+            raise rate_limited(self.join_buckets.retry_after(key))
+        most = self.limits.max_players
+        if most and self.player_count(room) >= most:
+            raise room_full(most)
+        self.check_quota(room)
+
+    def join(
+        self, room: RoomRecord, invite: str, character: str | bytes, name: str | None = None
+    ) -> tuple[Link, str, str]:
+        """Join through ``invite`` after :meth:`check_join`, one join of this process at a
+        time (so the players' cap holds under a flood of concurrent joins); ``name``: which
+        character of a file of several."""
+        from saikoro.table.rooms import join
+
+        with self._join_lock:
+            self.check_join(room, invite)
+            try:
+                return join(self.store, room.name, invite, character, name)
+            finally:
+                self.forget_usage(room)
+
+    def player_count(self, room: RoomRecord) -> int:
+        return sum(link.role == "player" for link in self.links.list(room.name, live_only=True))
+
+    def check_new_room(self, client: str) -> None:
+        most = self.limits.rooms_per_address
+        if most and self.rooms_made.get(client, 0) >= most:
+            raise too_many_rooms(most)
+
+    def room_made(self, client: str) -> None:
+        self.rooms_made[client] = self.rooms_made.get(client, 0) + 1
+
+    def limits_view(self, room: RoomRecord) -> dict[str, Any]:
+        """The room's limits and what it uses of them, for the GM's ``/state``."""
+        from saikoro.table.bounds import MAX_DICE, MAX_EVENT_BYTES, MAX_TEXT_CHARS
+
+        limits = self.limits
+        return {
+            "players": {"used": self.player_count(room), "max": limits.max_players or None},
+            "storage": {
+                "used_bytes": self.room_usage(room),
+                "quota_bytes": limits.room_quota_bytes or None,
+            },
+            "joins_per_invite_per_minute": limits.joins_per_minute or None,
+            "rooms_per_address": limits.rooms_per_address or None,
+            "lines_per_second_per_link": limits.line_rate or None,
+            "event": {
+                "text_chars": MAX_TEXT_CHARS,
+                "dice": MAX_DICE,
+                "bytes": MAX_EVENT_BYTES,
+            },
+        }
 
     async def publish_latest(self, room: str) -> None:
         """Announce the room's current end (after a change made outside ``run_line``)."""

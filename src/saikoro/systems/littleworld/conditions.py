@@ -15,6 +15,8 @@ from saikoro.i18n import Message
 from saikoro.systems.littleworld.settings import DEFAULT_SETTINGS, LittleWorldSettings
 
 __all__ = [
+    "ActionGate",
+    "ActionKind",
     "Capabilities",
     "ConditionChange",
     "ConditionError",
@@ -29,6 +31,7 @@ __all__ = [
     "effective_ability",
     "inflict",
     "inflict_poison",
+    "may_act",
     "on_own_turn",
     "party_status",
     "rest",
@@ -106,6 +109,72 @@ def capabilities(
         cards = False
         rules.append("LW-COND-05")
     return Capabilities(act, move, defend, cards, halved, tuple(rules))
+
+
+#: What an action is, for :func:`may_act`: ``action`` (anything done in the world: an attack,
+#: a check, an item), ``move`` (movement: swimming, leaving the water or a mount), ``card`` (a
+#: skill card declared, or an action only its card allows: 治癒魔法, a specialist action,
+#: herb gathering), ``free`` (not an action: passing the turn).
+ActionKind = Literal["action", "move", "card", "free"]
+
+
+@dataclass(frozen=True)
+class ActionGate:
+    """May the character do an action of this kind: ``reason`` says why not."""
+
+    allowed: bool
+    reason: Message | None
+    rules: tuple[str, ...]
+
+
+def may_act(
+    kind: ActionKind,
+    conditions: Conditions,
+    hp: int,
+    settings: LittleWorldSettings = DEFAULT_SETTINGS,
+) -> ActionGate:
+    """LW-TABLE-07: the one gate of every action at the table, from HP and conditions.
+    HP ≤ 0: nothing on one's own (LW-HP-02); 麻痺: 「一切の行動が取れなくなります」
+    (LW-COND-03); confusion: 「移動以外の行動が取れなくなります」 (LW-COND-05); 睡眠: no skill
+    cards (LW-COND-04; abilities are halved where they are read), nothing when
+    ``sleeping_can_act`` is off. ``free`` is never refused."""
+    if kind == "free":
+        return ActionGate(True, None, ())
+    label = settings.confusion_label
+    refusals: tuple[tuple[bool, str, Message], ...] = (
+        (
+            hp <= 0,
+            "LW-HP-02",
+            Message(
+                f"HP {hp} (行動不能) なので自力での行動ができません",
+                f"at HP {hp} (unable to act) they cannot act on their own",
+            ),
+        ),
+        (
+            conditions.paralysis,
+            "LW-COND-03",
+            Message("麻痺で一切の行動が取れません", "paralysed: no action at all"),
+        ),
+        (
+            conditions.confusion and kind != "move",
+            "LW-COND-05",
+            Message(f"{label}で移動以外の行動が取れません", "confused: nothing but moving"),
+        ),
+        (
+            conditions.sleep and kind == "card",
+            "LW-COND-04",
+            Message("睡眠中はスキルカードを使えません", "asleep: no skill cards"),
+        ),
+        (
+            conditions.sleep and not settings.sleeping_can_act,
+            "LW-COND-04",
+            Message("睡眠中は行動できません", "asleep: no action"),
+        ),
+    )
+    for refused, rule, reason in refusals:
+        if refused:
+            return ActionGate(False, reason, (rule, "LW-TABLE-07"))
+    return ActionGate(True, None, ("LW-TABLE-07",))
 
 
 def can_defend(

@@ -243,6 +243,89 @@ class LittleWorldSettings(BaseModel):
         "(default: only HP ≤ 0 is 行動不能, LW-ABIL-01).",
     )
 
+    # -- turns and the action gate (issue 21) -------------------------------------------
+    off_turn_actions: Literal["refuse", "cost", "free"] = Field(
+        json_schema_extra={
+            "ja": "戦闘中、他人の手番での行動 (治癒魔法・野草採取・/act…): refuse=不可 / "
+            "cost=自分の次の手番を消費 / free=自由"
+        },
+        default="refuse",
+        description="LW-TABLE-09: an action in combat on another character's turn (healing "
+        "magic, /act, /herb, /device…): refused (default: the seed's turns — each acts on "
+        "their own 手番, 「次の行動者が行動します」), 'cost': allowed, and the actor's own next "
+        "turn is spent, or 'free' (allowed at no cost).",
+    )
+    off_turn_cards: Literal["free", "cost", "refuse"] = Field(
+        json_schema_extra={
+            "ja": "戦闘中、他人の手番でのスキルカード宣言 (/card): free=自由 (防御側の宣言) / "
+            "cost=自分の次の手番を消費 / refuse=不可"
+        },
+        default="free",
+        description="LW-TABLE-09: declaring a skill card (/card) on another character's turn: "
+        "free by default (the seed: the attack's target declares its card before the defence "
+        "roll, on the attacker's turn), 'cost' (the actor's next turn is spent) or 'refuse'.",
+    )
+    minor_actions_cost_action: bool = Field(
+        json_schema_extra={"ja": "/swim off・/ride off・/hat を戦闘中の行動として数える"},
+        default=False,
+        description="LW-TABLE-10 (not in the rulebook): leaving the water (/swim off), "
+        "dismounting (/ride off) and the hat (/hat) cost no action by default; True: in "
+        "combat they end the actor's turn, and on another's turn they follow "
+        "off_turn_actions.",
+    )
+    rows_collapse_counts_conditions: bool = Field(
+        json_schema_extra={"ja": "隊列の繰り上げで、麻痺・混乱の前衛も行動不能に数える"},
+        default=True,
+        description="LW-COMBAT-16 (not in the rulebook): a front-liner who cannot act for a "
+        "condition (paralysis, confusion) counts as 行動不能 for moving the back row up "
+        "(default); False: only HP ≤ 0 counts (LW-ABIL-01), as for party down.",
+    )
+    rows_return_when_combat_ends: bool = Field(
+        json_schema_extra={"ja": "戦闘終了時、繰り上がった後衛を後衛に戻す"},
+        default=True,
+        description="LW-COMBAT-16 (not in the rulebook): back-liners moved up by the collapse "
+        "go back to the back row when the combat ends (default); False: they stay in the "
+        "front row.",
+    )
+    poison_ticks_on_skipped_turns: bool = Field(
+        json_schema_extra={"ja": "HP 0以下で飛ばされる手番にも毒が進む"},
+        default=False,
+        description="LW-COND-02 (not in the rulebook): poison also ticks on the combat turns "
+        "a character at HP ≤ 0 does not take (default: no, a skipped turn does not come).",
+    )
+    poison_below_zero_at_rest: bool = Field(
+        json_schema_extra={"ja": "安静時の毒でHPが0未満まで減る"},
+        default=True,
+        description="LW-COND-02 (not in the rulebook): poison at rest (/gm time, /gm rest) "
+        "keeps taking HP below 0 (default); False: it stops at 0 (and at a character "
+        "already at HP ≤ 0).",
+    )
+    cure_place_anywhere: bool = Field(
+        json_schema_extra={"ja": "/cure 病院・教会 をどこでも使える (falseならGMの行だけ)"},
+        default=True,
+        description="LW-COND-05 (not in the rulebook): a player's /cure NAME 病院|教会 works "
+        "anywhere (default); False: only a GM's line (a ruling that they are at a hospital "
+        "or church) cures by them.",
+    )
+    downed_target_can_defend: bool = Field(
+        json_schema_extra={"ja": "HP 0以下の目標も防御判定を行う"},
+        default=False,
+        description="LW-COMBAT-11 (not in the rulebook): a target at HP ≤ 0 does not defend "
+        "(default: it cannot act on its own, LW-HP-02); True: it rolls its defence.",
+    )
+    mount_in_combat: bool = Field(
+        json_schema_extra={"ja": "戦闘中でも騎乗できる"},
+        default=False,
+        description="LW-SPECIAL-02 (not in the rulebook): mounting is refused during a combat "
+        "by default (the seed forbids only fighting while mounted); True: allowed.",
+    )
+    ride_swim_exclusive: bool = Field(
+        json_schema_extra={"ja": "騎乗と水泳は同時にできない"},
+        default=True,
+        description="LW-SPECIAL-02/05 (not in the rulebook): riding and swimming exclude each "
+        "other (default: /ride refused while swimming, /swim while mounted); False: both.",
+    )
+
     # -- rest ---------------------------------------------------------------------
     rest_bonus: int = Field(
         json_schema_extra={"ja": "一晩の休息で回復するHP = 体力 + この値"},

@@ -16,12 +16,14 @@ count when they began); the rules' relative counters are derived from it.
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any, ClassVar
 
 from pydantic import ValidationError
 
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.systems.littleworld import actions as lwa
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper
 from saikoro.systems.littleworld import rules as lw
@@ -38,7 +40,7 @@ from saikoro.table import events as ev
 from saikoro.table.emit import Emit, fail
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
-from saikoro.table.tracker import Tracker
+from saikoro.table.tracker import Tracker, Verb
 
 S = DEFAULT_SETTINGS
 ABILITIES = ("体力", "技巧", "理知")
@@ -148,6 +150,106 @@ class LittleWorldTracker(Tracker):
         self.off_turn_verbs |= set(self.special.verbs)
         self.gm_verbs.update(self.special.gm_verbs)
         self.verb_help.update(self.special.verb_help)
+        # LW-TABLE-07/09/10: every verb asks the one action gate first
+        self.verbs = {verb: self._gated(verb, handler) for verb, handler in self.verbs.items()}
+
+    # -- the action gate (issue 21) -------------------------------------------
+    def _gated(self, verb: str, handler: Verb) -> Verb:
+        @wraps(handler)
+        def gated(emit: Emit, name: str, args: list[str]) -> None:
+            self.gate(emit, name, verb, args)
+            handler(emit, name, args)
+            self.after_action(emit, name, verb, args)
+
+        return gated
+
+    def action_kind(self, verb: str, args: list[str]) -> str | None:
+        """LW-TABLE-07: the kind of ``/verb args`` (:func:`actions.action_kind`; ``free``,
+        passing the turn, is no action: never gated). The table core asks
+        :meth:`action_refusal` with it before every verb."""
+        kind = lwa.action_kind(verb, args)
+        return None if kind == "free" else kind
+
+    def action_refusal(self, emit: Emit, actor: str, kind: str) -> Message | None:
+        """LW-TABLE-07: the one gate of every verb, :func:`conditions.may_act` on the actor's
+        HP and conditions (a GM's line passes it as a ruling)."""
+        character = emit.character(actor)
+        allowed = lwc.may_act(
+            kind,  # type: ignore[arg-type]
+            rule_conditions(character),
+            character.hp,
+            self.cfg(emit),
+        )
+        if allowed.allowed or allowed.reason is None:
+            return None
+        return Message(f"{actor}: {allowed.reason.ja}", f"{actor}: {allowed.reason.en}")
+
+    def gate(self, emit: Emit, name: str, verb: str, args: list[str]) -> None:
+        """After the table core's gate: the kind as the room's settings read it (a specialist
+        action named by ``specialist_names`` is a card's use), and LW-TABLE-09: on another's
+        combat turn ``off_turn_actions`` (``off_turn_cards`` for /card) refuses the line or
+        spends the actor's next turn. A GM's line passes what is refused, logged as a
+        ruling."""
+        cfg = self.cfg(emit)
+        character = emit.character(name)
+        kind = lwa.action_kind(verb, args, cfg)
+        if kind != self.action_kind(verb, args) and kind != "free":
+            refusal = self.action_refusal(emit, name, kind)
+            if refusal is not None:
+                self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-07",), "cannot act")
+        combat = emit.state.combat
+        if combat is None or combat.current in (None, name):
+            return
+        how = lwa.off_turn(verb, args, cfg)
+        key = "off_turn_cards" if verb == "card" else "off_turn_actions"
+        if how == "cost" and character.fields.get("_owes_turn"):
+            refusal = Message(
+                f"{name}: 手番外の行動で次の手番をすでに使っています (/gm setting {key})",
+                f"{name}: their next turn is already spent by an action out of turn "
+                f"(/gm setting {key})",
+            )
+            self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-09",), "not your turn")
+        elif how == "cost":
+            emit.set_field(
+                name,
+                "_owes_turn",
+                True,
+                rules=("LW-TABLE-09",),
+                text=Message(
+                    f"{name}: {combat.current} の手番に行動 — 自分の次の手番を消費",
+                    f"{name} acts on {combat.current}'s turn: their own next turn is spent",
+                ),
+            )
+        elif how == "refuse":
+            refusal = Message(
+                f"{name}: いまは {combat.current} の手番です: 他人の手番には行動できません "
+                f"(/gm setting {key})",
+                f"{name}: it is {combat.current}'s turn: no action on another's turn "
+                f"(/gm setting {key})",
+            )
+            self.refuse_or_rule(emit, name, refusal, ("LW-TABLE-09",), "not your turn")
+
+    def refuse_or_rule(
+        self, emit: Emit, name: str, refusal: Message, rules: tuple[str, ...], why: str
+    ) -> None:
+        """A player's line is refused (nothing changes); a GM's passes as a logged ruling."""
+        emit.refuse_or_rule(
+            refusal,
+            why,
+            Message(f"GM裁定: {refusal.ja} — 許可", f"GM ruling: {refusal.en} — allowed"),
+            {"ruling": "action", "name": name},
+            rules,
+        )
+
+    def after_action(self, emit: Emit, name: str, verb: str, args: list[str]) -> None:
+        """LW-TABLE-10: with ``minor_actions_cost_action`` a minor line (/swim off, /ride
+        off, /hat) ends the actor's own combat turn."""
+        combat = emit.state.combat
+        if combat is None or combat.current != name or not lwa.is_minor(verb, args):
+            return
+        if self.cfg(emit).minor_actions_cost_action:
+            self.after_line(emit)
+            self.advance(emit, None)
 
     def cfg(self, emit: Emit) -> Any:
         """The room's settings. A change stored before a bound existed (``night_minutes``
@@ -423,6 +525,18 @@ class LittleWorldTracker(Tracker):
         if resume:
             return
         character = emit.state.characters[name]
+        if character.fields.get("_owes_turn"):  # LW-TABLE-09: spent by an action out of turn
+            emit.set_field(name, "_owes_turn", False)
+            emit.set_field(
+                name,
+                "_spent",
+                self.turn_key(emit, name),
+                rules=("LW-TABLE-09",),
+                text=Message(
+                    f"{name}: この手番は手番外の行動で使用済み",
+                    f"{name}: this turn was spent by an action out of turn",
+                ),
+            )
         before = rule_conditions(character, character.own_turns - 1)
         change = lwc.on_own_turn(before, character.hp, self.cfg(emit))
         if change.poison_damage:
@@ -451,8 +565,15 @@ class LittleWorldTracker(Tracker):
             emit.set_field(name, "_spent", self.turn_key(emit, name))
 
     def can_take_turn(self, emit: Emit, name: str) -> bool:
+        """HP ≤ 0 skips the turn; with ``poison_ticks_on_skipped_turns`` a poisoned
+        character's turn still comes (the poison ticks, then it passes: LW-COND-02)."""
         character = emit.state.characters.get(name)
-        return character is not None and not character.down
+        if character is None:
+            return False
+        if character.down:
+            poisoned = character.condition(POISON) is not None
+            return poisoned and self.cfg(emit).poison_ticks_on_skipped_turns
+        return True
 
     def end_turn(self, emit: Emit, name: str) -> None:
         """LW-COND-04: the turn ends; a sleeper who has now spent three own turns asleep
@@ -514,17 +635,15 @@ class LittleWorldTracker(Tracker):
             raise fail(
                 f"{name} は自分自身を攻撃できません", f"{name} cannot attack themselves", "self"
             )
-        caps = self.caps(emit, attacker)
-        if not caps.can_act or attacker.fields.get("_spent") == self.turn_key(emit, name):
+        if attacker.fields.get("_spent") == self.turn_key(emit, name):
             raise fail(f"{name} は行動できません", f"{name} cannot act", "cannot act")
         self.special.refuse_attack(emit, attacker)
         defend_ok, defend_rules = lwc.can_defend(
             rule_conditions(defender), surprised=surprise, settings=self.cfg(emit)
         )
-        defender_ability = (
-            self.ability(defender, ability) if defend_ok and not defender.down else None
-        )
-        if defender.down:
+        downed = defender.down and not self.cfg(emit).downed_target_can_defend
+        defender_ability = self.ability(defender, ability) if defend_ok and not downed else None
+        if downed:
             defend_rules = ("LW-HP-02", "LW-COMBAT-11")
         out = lw.roll_attack(
             self.ability(attacker, ability), defender_ability, emit.randomizer, self.cfg(emit)
@@ -582,11 +701,6 @@ class LittleWorldTracker(Tracker):
                 f"({'、'.join(cards) or 'なし'})",
                 f"{name} has no skill card {args[0]!r}",
             )
-        caps = self.caps(emit, character)
-        if not caps.can_use_skill_cards:
-            raise fail(
-                f"{name} はいまスキルカードを使えません", f"{name} cannot use skill cards now"
-            )
         emit.add(
             ev.NOTICE,
             {"card": args[0], "by": name},
@@ -640,12 +754,20 @@ class LittleWorldTracker(Tracker):
         They go back when a front-liner able to act joins the combat, and when it ends;
         out of combat rows stay as set (``/char add … back``, ``/gm row``)."""
         if emit.state.combat is None:
-            self.restore_rows(emit, ("pc", "npc"), "combat over")
+            if self.cfg(emit).rows_return_when_combat_ends:
+                self.restore_rows(emit, ("pc", "npc"), "combat over")
+            else:  # LW-TABLE-10: the rows stay as they were moved
+                for c in list(emit.state.characters.values()):
+                    if c.fields.get("row_set"):
+                        emit.set_field(c.name, "row_set", "", rules=("LW-COMBAT-16",))
             return
+        counts_conditions = self.cfg(emit).rows_collapse_counts_conditions
         for side in ("pc", "npc"):
             members = [
                 lwt.RowMember(
-                    c.name, c.fields.get("row", "前衛"), not c.down and self.caps(emit, c).can_act
+                    c.name,
+                    c.fields.get("row", "前衛"),
+                    not c.down and (self.caps(emit, c).can_act or not counts_conditions),
                 )
                 for c in emit.state.characters.values()
                 if c.side == side
@@ -729,7 +851,10 @@ class LittleWorldTracker(Tracker):
 
     def end_combat(self, emit: Emit) -> None:
         super().end_combat(emit)
-        self.restore_rows(emit, ("pc", "npc"), "combat over")
+        for c in list(emit.state.characters.values()):
+            if c.fields.get("_owes_turn"):
+                emit.set_field(c.name, "_owes_turn", False)
+        self.settle_rows(emit)
 
     def gm_rest(self, emit: Emit, args: list[str]) -> None:
         """``/gm rest [NIGHTS]`` (1 to ``MAX_REST_NIGHTS``, 30): each night in a safe place is
@@ -809,15 +934,17 @@ class LittleWorldTracker(Tracker):
                 sleep_minutes=_elapsed(c, SLEEP, clock),
             )
             change = lwc.time_passes(before, c.hp, minutes, at_rest=at_rest, settings=cfg)
-            if change.poison_damage:
+            hp = change.hp if cfg.poison_below_zero_at_rest else max(change.hp, min(c.hp, 0))
+            if hp != c.hp:  # LW-TABLE-10: poison_below_zero_at_rest false stops it at 0
+                lost = c.hp - hp
                 emit.set_status(
                     c.name,
                     "hp",
-                    change.hp,
+                    hp,
                     rules=("LW-COND-02",),
                     note=Message(
-                        f"{c.name}: 毒で {change.poison_damage} ダメージ (HP {c.hp} → {change.hp})",
-                        f"{c.name}: poison deals {change.poison_damage} (HP {c.hp} → {change.hp})",
+                        f"{c.name}: 毒で {lost} ダメージ (HP {c.hp} → {hp})",
+                        f"{c.name}: poison deals {lost} (HP {c.hp} → {hp})",
                     ),
                 )
             for label in change.recovered:

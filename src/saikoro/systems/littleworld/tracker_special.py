@@ -12,8 +12,9 @@ changes (``mounted``, ``swimming``, gathered ``herbs`` on the character; the roo
 - ``/swim [目標]`` · ``/swim off`` (LW-SPECIAL-04/05); no attack while swimming
 - ``/device 機器 [目標]`` (LW-SPECIAL-06) · ``/language 言語 [目標]`` (LW-SPECIAL-07)
 - ``/herb 場所 [薬草|解毒草] [目標]`` (LW-SPECIAL-08) · ``/gm scenario end`` (herbs lost)
-- ``/cure 名前 手段`` (LW-COND-01/02/05): 治癒魔法 (the card), 中和剤, 解毒草 (a gathered one
-  is used up), 病院, 教会
+- ``/cure 名前 手段`` (LW-COND-01/02/05): 治癒魔法 (the card), 中和剤, 解毒草 (one held is
+  used up; none held: refused, LW-TABLE-08), 病院, 教会
+- ``/use アイテム`` · ``/gm item 名前 アイテム [±N|=N]`` consumables (LW-TABLE-08)
 - ``/hat release|on|off`` (LW-KEEPER-01) · ``/reward 種類 量 [名前] [発見目標]`` (LW-KEEPER-02)
 
 A GM's line (``--gm``) may do what the gate refuses (the seed's "GM decides"); the line
@@ -28,7 +29,7 @@ from saikoro.i18n import Message
 from saikoro.sheets import sheet_from_data
 from saikoro.systems.littleworld import commands as lwcmd
 from saikoro.systems.littleworld import conditions as lwc
-from saikoro.systems.littleworld import keeper, special
+from saikoro.systems.littleworld import inventory, keeper, special
 from saikoro.systems.littleworld.english import CURE_EN, english, english_list, with_article
 from saikoro.systems.littleworld.tasks import find_task
 from saikoro.table import events as ev
@@ -75,8 +76,9 @@ class SpecialSituations:
             "hat": self.hat,
             "reward": self.reward,
             "cure": self.cure,
+            "use": self.use,
         }
-        self.gm_verbs = {"scenario": self.gm_scenario}
+        self.gm_verbs = {"scenario": self.gm_scenario, "item": self.gm_item}
         self.verb_help = {
             "act 行動 [体力|技巧|理知] [目標]": Message(
                 "行動判定 (罠設置・開錠・偵察・潜入・足音を立てない歩行・尾行・読心は、"
@@ -119,6 +121,14 @@ class SpecialSituations:
                 "治療: 治癒魔法は全状態異常、中和剤・解毒草は毒、病院・教会は混乱 (LW-COND-01/02/05)",
                 "cure: 治癒魔法 (healing magic) every condition, 中和剤/解毒草 (a neutraliser, "
                 "an antidote herb) poison, 病院/教会 (a hospital, a church) confusion",
+            ),
+            "use アイテム": Message(
+                "消耗品を使う (1個減る、効果はGMが判断 LW-TABLE-08)",
+                "use a consumable (one is used up; its effect is the GM's)",
+            ),
+            "gm item 名前 アイテム [±N|=N]": Message(
+                "アイテムを渡す・買う・見つける (既定 +1; LW-TABLE-08)",
+                "give, sell or find an item (default +1)",
             ),
             "gm scenario end": Message(
                 "シナリオ終了: 野草は失われる (LW-SPECIAL-08)", "scenario end: herbs are lost"
@@ -237,10 +247,11 @@ class SpecialSituations:
         if target is None or len(rest) > 1:
             raise fail(f"{usage.ja} です", f"use {usage.en}")
         animal = rest[0] if rest else "馬"
-        swimming = bool(emit.character(name).fields.get("swimming"))
+        cfg = self.tracker.cfg(emit)
+        swimming = bool(emit.character(name).fields.get("swimming")) and cfg.ride_swim_exclusive
         gate = special.riding(
             animal,
-            in_combat=emit.state.combat is not None,
+            in_combat=emit.state.combat is not None and not cfg.mount_in_combat,
             swimming=swimming,
             gm_override=emit.gm,
         )
@@ -308,7 +319,7 @@ class SpecialSituations:
         sheet = self._sheet(character)
         cfg = self.tracker.cfg(emit)
         body = self.tracker.real_ability(character, "体力")
-        mounted = character.fields.get("mounted")
+        mounted = character.fields.get("mounted") and cfg.ride_swim_exclusive
         gate = special.swimming(
             body,
             kanazuchi_opt_in=sheet.kanazuchi_opt_in,
@@ -437,6 +448,11 @@ class SpecialSituations:
                     sorted(already | {i.name for i in lost_items}),
                     rules=("LW-SPECIAL-08",),
                 )
+                stored = character.fields.get("inventory")
+                if stored is not None:
+                    gone = {i.name for i in lost_items}
+                    kept = {k: v for k, v in stored.items() if k not in gone}
+                    emit.set_field(character.name, "inventory", kept, rules=("LW-SPECIAL-08",))
             emit.set_field(
                 character.name,
                 "herbs",
@@ -464,14 +480,35 @@ class SpecialSituations:
         target, how = args
         healer = emit.character(name)
         patient = emit.character(target)
-        if how == "治癒魔法":
-            if how not in self._sheet(healer).skill_cards and not emit.gm:
-                raise fail(
-                    f"{name} はスキルカード「治癒魔法」を持っていません",
-                    f"{name} has no skill card 治癒魔法 (healing magic)",
-                )
-            if not self.tracker.caps(emit, healer).can_use_skill_cards:
-                raise fail(f"{name} はいまスキルカードを使えません", f"{name} cannot use cards now")
+        if how == "治癒魔法" and how not in self._sheet(healer).skill_cards and not emit.gm:
+            raise fail(
+                f"{name} はスキルカード「治癒魔法」を持っていません",
+                f"{name} has no skill card 治癒魔法 (healing magic)",
+            )
+        if how in ("病院", "教会") and not self.tracker.cfg(emit).cure_place_anywhere:
+            self.tracker.refuse_or_rule(
+                emit,
+                name,
+                Message(
+                    f"{name}: {how}での治療はGMの裁定で (/gm setting cure_place_anywhere)",
+                    f"{name}: a cure at a {CURE_EN[how]} is the GM's ruling (/gm setting "
+                    "cure_place_anywhere)",
+                ),
+                ("LW-COND-05", "LW-TABLE-10"),
+                "special situation",
+            )
+        have = self._holding(healer)
+        if how in ("中和剤", "解毒草") and not have.count(how):
+            self.tracker.refuse_or_rule(
+                emit,
+                name,
+                Message(
+                    f"{name}: {how}を持っていません (GMが /gm item {name} {how} で渡せます)",
+                    f"{name} holds no {CURE_EN[how]} (the GM gives one: /gm item {name} {how})",
+                ),
+                ("LW-COND-02", "LW-TABLE-08"),
+                "no item",
+            )
         from saikoro.systems.littleworld.tracker import rule_conditions
 
         before = rule_conditions(patient)
@@ -491,10 +528,8 @@ class SpecialSituations:
                 f"{target} には{how}で治る状態異常がありません",
                 f"{target} has no condition {CURE_EN[how]} cures",
             )
-        herbs = list(healer.fields.get("herbs") or [])
-        if how == "解毒草" and how in herbs:
-            herbs.remove(how)
-            emit.set_field(name, "herbs", herbs, rules=("LW-SPECIAL-08",))
+        if how in ("中和剤", "解毒草") and have.count(how):
+            self._store(emit, name, have, inventory.take_one(have, how))
         for label, label_en in gone:
             emit.remove_condition(
                 target,
@@ -505,6 +540,83 @@ class SpecialSituations:
                     f"{target}: {CURE_EN[how]} cures {label_en}",
                 ),
             )
+
+    # -- LW-TABLE-08: consumables ---------------------------------------------------
+    def _holding(self, character: Character) -> inventory.Holding:
+        return inventory.holding(character.fields, self._sheet(character).items)
+
+    def _store(
+        self,
+        emit: Emit,
+        name: str,
+        old: inventory.Holding,
+        new: inventory.Holding,
+        text: Message | None = None,
+    ) -> None:
+        """Write what changed: the herbs gathered (LW-SPECIAL-08) and the counted items."""
+        if new.herbs != old.herbs:
+            emit.set_field(name, "herbs", list(new.herbs), rules=("LW-SPECIAL-08",))
+        if new.counts != old.counts or emit.character(name).fields.get("inventory") is None:
+            emit.set_field(name, "inventory", dict(new.counts), rules=("LW-TABLE-08",), text=text)
+        elif text is not None:
+            emit.add(ev.NOTICE, {"inventory": name}, rules=("LW-TABLE-08",), text=text)
+
+    def use(self, emit: Emit, name: str, args: list[str]) -> None:
+        """``/use ITEM``: one consumable held is used up; its effect is the GM's (a cure of
+        poison is ``/cure NAME 中和剤|解毒草``)."""
+        if len(args) != 1:
+            raise fail("/use アイテム です", "use /use ITEM")
+        item = args[0]
+        have = self._holding(emit.character(name))
+        if not have.count(item):
+            raise fail(f"{name} は{item}を持っていません", f"{name} holds no {item}", "no item")
+        after = inventory.take_one(have, item)
+        left = after.count(item)
+        self._store(
+            emit,
+            name,
+            have,
+            after,
+            Message(
+                f"{name} は{item}を使った (残り{left}; 効果はGMが判断)",
+                f"{name} uses {item} ({left} left; the GM decides its effect)",
+            ),
+        )
+
+    def gm_item(self, emit: Emit, args: list[str]) -> None:
+        """``/gm item NAME ITEM [±N|=N]``: the GM gives, sells or lets a character find an
+        item (+1 by default), takes some away (−N) or sets the count (=N)."""
+        usage = Message("/gm item 名前 アイテム [±N|=N]", "/gm item NAME ITEM [±N|=N]")
+        if len(args) not in (2, 3):
+            raise fail(f"{usage.ja} です", f"use {usage.en}")
+        name, item = args[0], args[1]
+        change = args[2] if len(args) == 3 else "+1"
+        op, digits = (change[0], change[1:]) if change[:1] in "+-=" else ("+", change)
+        if not digits.isdecimal() or len(digits) > 4:
+            raise fail(
+                f"個数は +N・-N・=N (0〜9999) です ({change!r})",
+                f"the count is +N, -N or =N (0 to 9999; not {change!r})",
+            )
+        character = emit.character(name)
+        have = self._holding(character)
+        now = int(have.counts.get(item, 0))
+        count = {"+": now + int(digits), "-": now - int(digits), "=": int(digits)}[op]
+        if count < 0:
+            raise fail(
+                f"{name} の{item}は{now}個です ({change} はできません)",
+                f"{name} holds {now} {item} (cannot {change})",
+                "no item",
+            )
+        counts = {**have.counts, item: count}
+        if not count:
+            del counts[item]
+        self._store(
+            emit,
+            character.name,
+            have,
+            inventory.Holding(counts, have.herbs),
+            Message(f"GM: {name} の{item} {now} → {count}", f"GM: {name}'s {item} {now} → {count}"),
+        )
 
     # -- LW-KEEPER-01/02 -------------------------------------------------------
     def hat(self, emit: Emit, name: str, args: list[str]) -> None:
