@@ -47,6 +47,8 @@ SCRIPTS: dict[str, VerbScript] = {
             *COMMON,
             "@ギン /act 錠前を外す 技巧 5",
             "@ミミ /herb 野山",
+            "@ミミ /use 薬草",
+            "/gm item ミミ 中和剤",
             "@ミミ /cure ミミ 中和剤",
             "@ギン /device スマホ",
             "@ギン /drive 車 10",
