@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from pathlib import Path
 
 import discord
@@ -247,3 +248,41 @@ def test_the_token_is_never_an_argument(tmp_path: Path, monkeypatch: pytest.Monk
     assert "SAIKORO_DISCORD_TOKEN" in result.output
     result = CliRunner().invoke(app, ["serve", "--discord", "--db", str(tmp_path / "t.db")])
     assert result.exit_code == 2 and "SAIKORO_DISCORD_TOKEN" in result.output
+
+
+def test_a_refused_post_is_posted_later_once(tmp_path: Path) -> None:
+    """Discord unreachable for a moment (a gateway drop, a 5xx): the channel's cursor stays
+    where it was and the follower posts from there when it retries — nothing lost, nothing
+    twice."""
+    db = str(tmp_path / "t.db")
+    create_room(db)
+
+    async def scenario() -> None:
+        h = await start(db)
+        try:
+            await seat_everyone(h, db, tmp_path)
+            http = h.bot.http
+            working = http.send_message
+            failures = [1]
+
+            async def flaky(channel_id: int, *, params: object) -> object:
+                channel = sys._getframe(1).f_locals.get("channel")  # noqa: F841 (dpytest)
+                if failures:
+                    failures.pop()
+                    raise discord.DiscordServerError(_FakeResponse(), "down")
+                return await working(channel_id, params=params)
+
+            http.send_message = flaky  # type: ignore[method-assign]
+            await h.say(0, "@GM 届くか")  # its first post is refused
+            await h.caught_up()  # a later try (a wake-up, or the retry) posts it
+            assert not failures
+            assert h.channel_texts().count("GM: 届くか") == 1
+        finally:
+            await stop(h)
+
+    run(scenario)
+
+
+class _FakeResponse:
+    status = 503
+    reason = "Service Unavailable"

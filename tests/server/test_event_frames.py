@@ -5,6 +5,7 @@ is still refused at once (in this process, from another one, and seen by the per
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -183,3 +184,36 @@ def test_a_revoke_nobody_announced_is_seen_by_the_look_at_revocations(tmp_path: 
             service.caller("卓", created.invite_token)
     finally:
         service.store.close()
+
+
+@pytest.mark.postgres
+def test_a_revoke_reaches_another_process_through_the_pubsub(postgres_url: str) -> None:
+    """Two services on one PostgreSQL (as two server processes, each with its LISTEN
+    connection): a token both resolved and keep is refused by the other one as soon as
+    the revoke's notice arrives — its once-a-second look at revocations is switched off."""
+    from saikoro.server.table.service import REVOKED_NOTICE
+
+    async def scenario() -> None:
+        here, there = TableService(postgres_url), TableService(postgres_url)
+        there.hub.poll_seconds = 3600.0  # only the notice can tell it
+        heard = asyncio.Event()
+        there.pubsub.add_listener(lambda room, seq: seq == REVOKED_NOTICE and heard.set())
+        await here.start()
+        await there.start()
+        try:
+            name = f"失効-{uuid.uuid4().hex[:8]}"
+            created = await asyncio.to_thread(make_room, here.store, name, "DiceBot")
+            link = (await there.caller_async(name, created.invite_token)).link  # kept
+            await here.caller_async(name, created.invite_token)
+            await asyncio.to_thread(here.links.revoke, name, link.id)
+            await here.revoked(name)
+            with pytest.raises(TableApiError):
+                await here.caller_async(name, created.invite_token)  # at once, here
+            await asyncio.wait_for(heard.wait(), 10)
+            with pytest.raises(TableApiError):
+                await there.caller_async(name, created.invite_token)  # and there
+        finally:
+            await here.stop()
+            await there.stop()
+
+    asyncio.run(scenario())
