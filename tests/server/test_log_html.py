@@ -57,9 +57,11 @@ def test_the_log_is_self_contained_and_shows_every_line() -> None:
     assert "<b>お願い</b>" not in page and "&lt;b&gt;お願い&lt;/b&gt;" in page
     assert "卓 &lt;1&gt;" in page
     assert page.count("<li") == 4
-    assert re.search(r'class="roll success" id="e3">.*<span class="result">成功</span>', page)
+    assert re.search(
+        r'class="roll success" id="e3" data-tab="main">.*<span class="result">成功</span>', page
+    )
     assert 'class="roll fumble"' in page
-    assert '<li class="system" id="e5">' in page
+    assert '<li class="system" id="e5" data-tab="main">' in page
     assert "12:04" in page and "日本時間" in page  # 03:04 UTC is 12:04 in Japan
 
 

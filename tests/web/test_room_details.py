@@ -169,8 +169,8 @@ def test_every_unmeid100_action_button_sends_its_line(browser, server) -> None:
         assert answer.value.ok, answer.value.text()
         expect(player.locator("#log li.ev")).not_to_have_count(count)  # its result shows
         expect(player.locator("#line-error")).to_be_empty()
-        if label == "発動":  # a spell that takes effect is marked a success
-            expect(player.locator("#log mark.success", has_text="効果発揮")).to_have_count(1)
+        if label == "発動":  # a spell that takes effect is marked as a tracker hit
+            expect(player.locator("#log mark.hit", has_text="効果発揮")).to_have_count(1)
     for page in (gm, player):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

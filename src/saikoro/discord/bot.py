@@ -312,6 +312,8 @@ class ChannelPlay:
         secrets: list[str] = []
         for event in events:
             shown = view_event(event, AUDIENCE, self.revealed)
+            if shown is None:  # a whisper: never in the channel
+                continue
             if shown.text is not None and event.kind != ev.ROOM_CREATED:
                 public.append(shown.text.ja)
             if event.secret and shown is not event and event.text is not None:

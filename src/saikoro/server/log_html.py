@@ -7,7 +7,8 @@ colours in order of first appearance), times are Japan time in a Japanese log an
 English one (said at the top), dice results are marked (the result after the last ``＞``, and
 the outcome's class: success / failure / critical / fumble, hit / miss, damage / heal —
 :func:`saikoro.table.outcome.outcome`), rule notices and status changes are
-shown as quieter system lines.
+shown as quieter system lines. Every line carries its chat tab (``data-tab``, and its name
+before the line, as CCFOLIA's log writes ``[メイン]``); a whisper is marked.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from html import escape
 
 from saikoro.table.events import CHAT, ROLL, Event
 from saikoro.table.outcome import outcome
+from saikoro.table.tabs import BUILTIN_TABS
 
 Numbered = tuple[int, Event]
 
@@ -44,6 +46,8 @@ li.critical{background:#eaf1fc}li.fumble{background:#fcebec}
 li.system.damage{color:#a1121a}li.system.heal{color:#0a7d2c}
 li.system.hit,li.system.success{color:#0a7d2c}
 .secret{font-size:.75em;border:1px solid #999;border-radius:3px;padding:0 .3em;margin-left:.4em}
+.tab{color:#888;font-size:.8em;margin-right:.5em}
+li.whisper{background:#f6effa}
 """
 
 
@@ -104,11 +108,13 @@ def render_line(
         text = text[len(prefix) :]
     elif speaking and ": " in text:  # a speaker shown by the core (GM / プレイヤー)
         who, _, text = text.partition(": ")
-    time = f'<span class="time">{escape(_time(event.at, lang))}</span>'
+    tab = event.shown_tab
+    time = f'<span class="time">{escape(_time(event.at, lang))}</span>{_tab_label(tab, lang)}'
+    at = f'id="e{seq}" data-tab="{escape(tab)}"'
     result = outcome(event)
     if not speaking:
         classes = " ".join(c for c in ("system", result) if c)
-        return f'<li class="{classes}" id="e{seq}">{time}{escape(event.text.text(lang))}</li>'
+        return f'<li class="{classes}" {at}>{time}{escape(event.text.text(lang))}</li>'
     name = (
         f'<span class="who" style="color:{(colours or SpeakerColours())(who)}">{escape(who)}</span>'
         if who
@@ -117,8 +123,14 @@ def render_line(
     if event.kind == ROLL:
         classes = " ".join(c for c in ("roll", result) if c)
         mark = '<span class="secret">secret</span>' if event.secret else ""
-        return f'<li class="{classes}" id="e{seq}">{time}{name}{_roll_body(text)}{mark}</li>'
-    return f'<li class="chat" id="e{seq}">{time}{name}{escape(text)}</li>'
+        return f'<li class="{classes}" {at}>{time}{name}{_roll_body(text)}{mark}</li>'
+    classes = "chat whisper" if event.whisper else "chat"
+    return f'<li class="{classes}" {at}>{time}{name}{escape(text)}</li>'
+
+
+def _tab_label(tab: str, lang: str) -> str:
+    label = BUILTIN_TABS[tab].text(lang) if tab in BUILTIN_TABS else tab
+    return f'<span class="tab">[{escape(label)}]</span>'
 
 
 #: Lines rendered before a chunk of the page is handed on (the page is never whole in memory).

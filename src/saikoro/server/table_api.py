@@ -121,6 +121,11 @@ class Joined(BaseModel):
 
 class PostLine(BaseModel):
     line: str = Field(description="one chat line, as typed in saikoro play")
+    tab: str | None = Field(
+        None,
+        max_length=100,
+        description="the chat tab it is typed in: main (default), other, info or a GM's tab",
+    )
 
 
 class EventBody(BaseModel, extra="allow"):
@@ -208,9 +213,11 @@ def check_line(service: TableService, caller: Caller, line: str) -> None:
         raise rate_limited(service.line_buckets.retry_after(caller.link.id))
 
 
-async def run_line(service: TableService, caller: Caller, line: str, lang: str) -> dict[str, Any]:
+async def run_line(
+    service: TableService, caller: Caller, line: str, lang: str, tab: str | None = None
+) -> dict[str, Any]:
     """A line's outcome as the caller sees it: ``{"ok", "text", "events"}``."""
-    result = await service.run_line_async(caller, line)
+    result = await service.run_line_async(caller, line, tab)
     outcome = result.outcome
     numbered = [(result.first_seq + i, e) for i, e in enumerate(outcome.events)]
     shown = view_numbered(numbered, caller.actor, set())
@@ -340,7 +347,7 @@ async def post_line(
     service = table_service(request)
     caller = await caller_for_request(request, room)
     check_line(service, caller, body.line)
-    return await run_line(service, caller, body.line, _lang(lang))
+    return await run_line(service, caller, body.line, _lang(lang), body.tab)
 
 
 @router.get(
@@ -406,15 +413,33 @@ def _changed_and_last(
     responses={s: REFUSALS[s] for s in (401, 404)},
     summary="The session log as one self-contained HTML file (secrets only if revealed)",
 )
-async def get_log_html(room: str, request: Request, lang: str | None = None) -> Response:
+async def get_log_html(
+    room: str,
+    request: Request,
+    lang: str | None = None,
+    tab: str | None = Query(None, max_length=100, description="only this chat tab"),
+    whispers: bool = Query(False, description="with the whispers (the GM's download only)"),
+) -> Response:
     from saikoro.server.log_html import iter_log_html
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
-    # The published log: what everyone at the table may see (secrets only once revealed),
-    # read from the store in batches and sent as it is rendered (bounded memory).
+    if whispers and not caller.actor.is_gm:
+        raise TableApiError(
+            403,
+            "forbidden",
+            Message(
+                "秘話入りのログは GM だけがダウンロードできます",
+                "only the GM downloads the log with its whispers",
+            ),
+        )
+    # The published log: what everyone at the table may see (secrets only once revealed,
+    # whispers never — but in the GM's own download), read from the store in batches and
+    # sent as it is rendered (bounded memory).
     revealed = await asyncio.to_thread(service.revealed, caller.room)
-    numbered = service.published_events(caller.room, revealed)
+    numbered = service.published_events(caller.room, revealed, whispers=whispers)
+    if tab:
+        numbered = ((seq, e) for seq, e in numbered if e.shown_tab == tab)
     chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
     filename = quote(f"{caller.room.name}.html")
     return StreamingResponse(
@@ -579,6 +604,8 @@ class _RoomSocket:
             revealed |= revealed_ids(event for _seq, event in batch)
             for seq, event in batch:
                 shown = view_event(event, actor, revealed)
+                if shown is None:  # a whisper to someone else: nothing of it
+                    continue
                 hidden = not may_see(event, actor, revealed)
                 text = hub.encoded(
                     room, seq, shown, redacted=shown is not event, hidden=hidden, actor=actor
@@ -607,14 +634,18 @@ class _RoomSocket:
             if kind != "line" or not isinstance(message.get("line"), str):
                 await self.send(_bad_message())
                 continue
-            await self.send(await self._line(message["line"], message.get("id")))
+            tab = message.get("tab")
+            if tab is not None and not isinstance(tab, str):
+                await self.send(_bad_message())
+                continue
+            await self.send(await self._line(message["line"], message.get("id"), tab))
 
-    async def _line(self, line: str, request_id: Any) -> dict[str, Any]:
+    async def _line(self, line: str, request_id: Any, tab: str | None = None) -> dict[str, Any]:
         echo = {"id": request_id} if isinstance(request_id, (str, int)) else {}
         try:
             caller = await self.service.caller_async(self.caller.room.name, self.token)
             check_line(self.service, caller, line)
-            outcome = await run_line(self.service, caller, line, self.lang)
+            outcome = await run_line(self.service, caller, line, self.lang, tab)
         except SaikoroError as error:
             shown = public_error(error)
             return {"type": "outcome", **echo, "status": status_for(shown), **refusal_body(shown)}

@@ -37,8 +37,10 @@ from saikoro.table.emit import Emit, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
 from saikoro.table.state import STATE_KINDS, RoomState, public_view
+from saikoro.table.tabs import checked_tab
 from saikoro.table.tracker import Tracker
 from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, rolled_by, view_event
+from saikoro.table.whisper import gm_tab, whisper
 
 
 class History(Protocol):
@@ -62,6 +64,8 @@ class Context:
     #: May a line name a file (``/char add PATH``)? Only in ``saikoro play``, never over
     #: the network.
     allow_files: bool = True
+    #: The chat tab the line was typed in (:mod:`saikoro.table.tabs`; "" = ``main``).
+    tab: str = ""
 
 
 @dataclass
@@ -187,6 +191,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
             "unknown character",
         )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
+    ctx = replace(ctx, tab=checked_tab(ctx.tab, state.fields))
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)
@@ -199,7 +204,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     if any(e.kind in _CHANGES for e in emit.events):
         tracker.after_line(emit)
     speaking = speaker or ("GM" if ctx.gm else "")
-    return _outcome(emit, data, speaking, command_id, typed, by_gm=actor.is_gm)
+    return _outcome(emit, data, speaking, command_id, typed, by_gm=actor.is_gm, tab=ctx.tab)
 
 
 def _outcome(
@@ -210,11 +215,14 @@ def _outcome(
     typed: str,
     *,
     by_gm: bool,
+    tab: str = "",
 ) -> Outcome:
-    """The line's events stamped with who, which line, when and whether the GM typed it."""
+    """The line's events stamped with who, which line, when, whether the GM typed it and
+    their tab."""
     at = now_iso()
     stamped = [
-        e.stamped(actor=actor, command_id=command_id, at=at, by_gm=by_gm) for e in emit.events
+        e.stamped(actor=actor, command_id=command_id, at=at, by_gm=by_gm, tab=tab)
+        for e in emit.events
     ]
     for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
         if event.kind in STATE_KINDS:
@@ -484,6 +492,12 @@ def _combat_verb(
         raise fail("/combat start または /combat end です", "use /combat start or /combat end")
 
 
+def _whisper_verb(
+    emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
+) -> None:
+    whisper(emit, args, speaker, speaker_name(speaker, ctx.gm), gm=ctx.gm)
+
+
 def _next_verb(
     emit: Emit, tracker: Tracker, args: list[str], speaker: str | None, ctx: Context
 ) -> None:
@@ -532,6 +546,14 @@ BUILTINS: dict[str, Builtin] = {
             "reveal a secret roll to all (its roller or the GM)",
         ),
     ),
+    "whisper": Builtin(
+        _whisper_verb,
+        "/whisper 名前 文 · /w 名前 文",
+        Message(
+            "秘話: 送り手・その名前のキャラクターのプレイヤー・GM だけに届く (/w GM 文: GM へ)",
+            "whisper: only you, that character's player and the GM get it (/w GM TEXT: the GM)",
+        ),
+    ),
     "help": Builtin(
         lambda emit, tracker, args, speaker, ctx: _help(emit, tracker),
         "/help",
@@ -544,6 +566,9 @@ BUILTINS: dict[str, Builtin] = {
     ),
 }
 
+#: Short forms of the built-in slash commands (CCFOLIA-style ``/w``).
+VERB_ALIASES = {"w": "whisper"}
+
 #: ``/gm`` sub-commands of every table (the system's ``gm_verbs`` follow them).
 GM_BUILTINS: dict[str, tuple[str, Message]] = {
     "set": ("/gm set 名前 項目 値", Message("値を直接決める", "set a value")),
@@ -555,6 +580,10 @@ GM_BUILTINS: dict[str, tuple[str, Message]] = {
             "セッション終了 (生き残ったキャラクターを記録、システムのルールで成長へ)",
             "end the session (marks who survived; the system's growth follows)",
         ),
+    ),
+    "tab": (
+        "/gm tab add 名前 · /gm tab remove 名前",
+        Message("チャットタブの追加・削除", "add or remove a chat tab"),
     ),
     "setting": (
         "/gm setting [項目 [値|default]]",
@@ -572,6 +601,7 @@ def _slash(
     if not words:
         raise fail("コマンドがありません (/help)", "empty command (see /help)")
     verb, args = words[0].lower(), words[1:]
+    verb = VERB_ALIASES.get(verb, verb)
     builtin = BUILTINS.get(verb)
     if builtin is not None:
         return builtin.handler(emit, tracker, args, speaker, ctx)
@@ -708,7 +738,8 @@ def _log(emit: Emit, args: list[str], ctx: Context) -> None:
     undone = {e.data.get("command_id") for _, e in window if e.kind == ev.UNDONE}
     revealed = revealed_ids(e for _, e in ctx.history.recent(_REVEAL_WINDOW))
     assert ctx.actor is not None
-    entries = [(seq, view_event(e, ctx.actor, revealed)) for seq, e in window if e.text is not None]
+    viewed = [(seq, view_event(e, ctx.actor, revealed)) for seq, e in window if e.text is not None]
+    entries = [(seq, e) for seq, e in viewed if e is not None]
     ja, en = [], []
     for seq, event in entries[-count:]:
         if event.command_id in undone:
@@ -1052,6 +1083,9 @@ def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
         return
     if sub == "setting":
         _gm_setting(emit, tracker, args[1:])
+        return
+    if sub == "tab":
+        gm_tab(emit, args[1:])
         return
     if sub == "session":
         _gm_session(emit, tracker, args[1:])

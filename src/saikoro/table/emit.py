@@ -53,6 +53,7 @@ class Emit:
         secret: bool = False,
         gm: bool | None = None,
         actor: str = "",
+        whisper: str = "",
     ) -> Event:
         """Emit one event (carrying the dice rolled since the previous event) and apply it."""
         dice = tuple(self.randomizer.rands[self._dice_used :])
@@ -66,11 +67,13 @@ class Emit:
             text=text,
             secret=secret,
             gm=self.gm if gm is None else gm,
+            whisper=whisper,
         )
         self.events.append(event)
         apply_in_place(self.state, event)
         if text is not None:
-            (self.secret_lines if secret else self.lines).append(text)
+            # a whisper's line is, like a secret roll's, the caller's only (Outcome.caller_text)
+            (self.secret_lines if secret or whisper else self.lines).append(text)
         return event
 
     def refuse_or_rule(

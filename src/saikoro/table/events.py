@@ -91,6 +91,18 @@ class Event:
     secret: bool = False
     gm: bool = False
     by_gm: bool = False
+    #: The chat tab (:mod:`saikoro.table.tabs`); "" in events stored before tabs: by kind.
+    tab: str = ""
+    #: A whisper's recipient (a character's name, or ``GM``): only the sender, the
+    #: recipient's player and the GM receive it (:func:`saikoro.table.view.view_event`).
+    whisper: str = ""
+
+    @property
+    def shown_tab(self) -> str:
+        """The event's tab: as stored, else as its kind reads (older events)."""
+        from saikoro.table.tabs import default_tab
+
+        return self.tab or default_tab(self.kind)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -99,7 +111,10 @@ class Event:
             "command_id": self.command_id,
             "at": self.at,
             "data": self.data,
+            "tab": self.shown_tab,
         }
+        if self.whisper:
+            out["whisper"] = self.whisper
         if self.rules:
             out["rules"] = list(self.rules)
         if self.dice:
@@ -133,13 +148,24 @@ class Event:
             secret=bool(obj.get("secret", False)),
             gm=bool(obj.get("gm", False)),
             by_gm=bool(obj.get("by_gm", False)),
+            tab=str(obj.get("tab") or ""),
+            whisper=str(obj.get("whisper") or ""),
         )
 
-    def stamped(self, *, actor: str, command_id: str, at: str, by_gm: bool = False) -> Event:
-        """This event with the line's actor, command id, time (where unset) and whether the
-        GM typed the line filled in."""
+    def stamped(
+        self, *, actor: str, command_id: str, at: str, by_gm: bool = False, tab: str = ""
+    ) -> Event:
+        """This event with the line's actor, command id, time (where unset), whether the
+        GM typed the line and its tab (the line's, or ``info`` by kind) filled in."""
         from dataclasses import replace
 
+        from saikoro.table.tabs import MAIN, default_tab
+
         return replace(
-            self, actor=self.actor or actor, command_id=command_id, at=self.at or at, by_gm=by_gm
+            self,
+            actor=self.actor or actor,
+            command_id=command_id,
+            at=self.at or at,
+            by_gm=by_gm,
+            tab=self.tab or default_tab(self.kind, tab or MAIN),
         )

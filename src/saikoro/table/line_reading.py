@@ -26,10 +26,12 @@ def _lead(text: str) -> str:
 
 def _words(text: str, names: Container[str]) -> str:
     """Each word half-width, except a character's name as typed and the free text of
-    ``/gm note``."""
+    ``/gm note`` and of a whisper."""
     words = text.split()
     read = [w if w in names else to_half_width(w) for w in words]
     if [w.lower() for w in read[:2]] == ["/gm", "note"]:
+        read[2:] = words[2:]
+    if read[:1] and read[0].lower() in ("/whisper", "/w"):  # a whisper's text as typed
         read[2:] = words[2:]
     return " ".join(read)
 

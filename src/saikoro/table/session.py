@@ -12,7 +12,7 @@ from __future__ import annotations
 import unicodedata
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from saikoro.dice.randomizer import DiceSource, RandomSource
@@ -126,10 +126,12 @@ class TableSession:
         for event in self.store.iter_events(self.room, after=self.state.version):
             apply_in_place(self.state, event)
 
-    def run(self, line: str, *, actor: Actor | None = None) -> Outcome:
-        """Carry out one chat line (typed by ``actor``, else the session's); persisted
-        before returning. Raises SaikoroError."""
-        return self._commit(lambda state, ctx: dispatch(state, line, ctx), actor)
+    def run(self, line: str, *, actor: Actor | None = None, tab: str | None = None) -> Outcome:
+        """Carry out one chat line (typed by ``actor``, else the session's, in the chat
+        tab ``tab``: default ``main``); persisted before returning. Raises SaikoroError."""
+        return self._commit(
+            lambda state, ctx: dispatch(state, line, replace(ctx, tab=tab or "")), actor
+        )
 
     def add_sheet(
         self, sheet: SheetBase, *, actor: Actor | None = None, side: str | None = None

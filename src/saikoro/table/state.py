@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from saikoro.table import events as ev
 from saikoro.table.actors import GM_SPEAKER
 from saikoro.table.events import Event
+from saikoro.table.tabs import room_tabs
 
 #: How many commands ``/undo`` can take back, newest first (a *default* of the table).
 UNDO_DEPTH = 200
@@ -352,6 +353,7 @@ def public_view(state: RoomState, lang_labels: dict[str, str] | None = None) -> 
         "system": state.system,
         "characters": characters,
         "combat": public_combat(state),
+        "tabs": room_tabs(state.fields),
     }
 
 

@@ -4,7 +4,11 @@ A secret roll is seen by its roller (a player owning the character it was rolled
 the GM; everyone else — other players, spectators — gets it *redacted* (the same event
 without its dice, data or result: "アリス: シークレットダイス") until a ``revealed``
 event names its ``command_id`` (``/reveal``, by the GM or the roller). From then on it is
-shown to all, in the log as it was rolled. ``/log``, ``/events``, the WebSocket, the HTML
+shown to all, in the log as it was rolled.
+
+A whisper (``/whisper NAME text``) is stronger: only its sender, the player of the
+character it is addressed to and the GM receive it; everyone else gets *nothing* —
+:func:`view_event` answers None and the reader's sequence numbers skip it. ``/log``, ``/events``, the WebSocket, the HTML
 log and ``/state`` all read through here.
 """
 
@@ -65,12 +69,28 @@ def redacted(event: Event) -> Event:
         secret=True,
         gm=event.gm,
         by_gm=event.by_gm,
+        tab=event.tab,
     )
 
 
-def view_event(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> Event:
-    """``event`` as ``actor`` sees it: itself, :func:`redacted`, or without the sheets it
-    carries (never dropped, so a reader's sequence numbers have no gaps)."""
+def receives(event: Event, actor: Actor) -> bool:
+    """Does ``actor`` get ``event`` at all? Every event but a whisper to someone else: a
+    whisper reaches the GM, its sender (the player who typed it as their character) and
+    the player of the character it is addressed to."""
+    if not event.whisper or actor.is_gm:
+        return True
+    if actor.role != "player":
+        return False
+    sent = not event.by_gm and bool(event.actor) and actor.owns(event.actor)
+    return sent or actor.owns(event.whisper)
+
+
+def view_event(event: Event, actor: Actor, revealed: set[str] | frozenset[str]) -> Event | None:
+    """``event`` as ``actor`` sees it: itself, :func:`redacted`, without the sheets it
+    carries, or None — a whisper to someone else, of which the reader gets nothing (every
+    other event is kept, redacted if need be)."""
+    if not receives(event, actor):
+        return None
     if not may_see(event, actor, revealed):
         return redacted(event)
     return event if actor.is_gm else _without_sheets(event, actor)
@@ -135,6 +155,7 @@ __all__ = [
     "character_rows",
     "may_see",
     "reader_row",
+    "receives",
     "redacted",
     "revealed_ids",
     "rolled_by",

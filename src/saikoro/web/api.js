@@ -56,8 +56,8 @@ export class Room {
     return call('POST', `${roomPath(this.room)}/join`, null, { invite, character });
   }
 
-  line(line) {
-    return this.post('/lines', { line });
+  line(line, tab = 'main') {
+    return this.post('/lines', { line, tab });
   }
 
   /** The caller's view of the log after `after` (a list of events with their seq). */

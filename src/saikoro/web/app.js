@@ -4,6 +4,7 @@ import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
 import { lang, provide, provideTerms, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
+import { TabBar } from './tabs.js';
 import { paletteLoading, renderPalette } from './palette.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
@@ -260,6 +261,7 @@ class RoomView {
       canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
     });
+    this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
   }
 
   async start() {
@@ -318,6 +320,10 @@ class RoomView {
   }
 
   onEvent(event) {
+    if (event.seq > this.log.lastSeq && event.text) this.tabs.arrived(event);
+    if (event.kind === 'room_set' && event.data?.key === 'tabs') {
+      this.tabs.setTabs(['main', 'info', 'other', ...(event.data.value ?? [])]);
+    }
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
     const change = event.change;
@@ -349,6 +355,7 @@ class RoomView {
     const you = this.state.you ?? {};
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
+    this.tabs.setTabs(state.tabs);
     this.render();
   }
 
@@ -465,7 +472,7 @@ class RoomView {
     const error = $('#line-error');
     error.textContent = '';
     try {
-      const outcome = await this.api.line(line);
+      const outcome = await this.api.line(line, this.tabs.typing);
       if (!outcome.events?.length && outcome.text) this.note(outcome.text);
       return true;
     } catch (err) {
@@ -506,7 +513,8 @@ class RoomView {
     $('#download-log').onclick = async () => {
       let blob;
       try {
-        blob = await this.api.download(`/log.html?lang=${lang()}`);
+        const whispers = this.me.role === 'gm' && $('#log-whispers').checked ? '&whispers=1' : '';
+        blob = await this.api.download(`/log.html?lang=${lang()}${whispers}`);
       } catch (err) {
         $('#line-error').textContent = `${t('downloadFailed')}: ${err.message}`;
         return;
@@ -664,6 +672,7 @@ $('#lang').addEventListener('click', () => {
   if (current) {
     current.showStatus();
     current.log.rerender();
+    current.tabs.render();
     current.renderLinks();
     current.paletteFor = null;
     current.palettes.clear();

@@ -65,6 +65,18 @@ export class ChatLog {
     this.events = [];
     this.undone = new Set();
     this.revealed = new Set();
+    this.tab = 'all'; // the chat tab in view ('all': every line)
+  }
+
+  /** Show only the lines of `tab` ('all': every line). */
+  showTab(tab) {
+    this.tab = tab;
+    for (const item of this.list.querySelectorAll('li[data-tab]')) item.hidden = !this.shows(item.dataset.tab);
+    this.scroll();
+  }
+
+  shows(tab) {
+    return this.tab === 'all' || tab === this.tab;
   }
 
   get lastSeq() {
@@ -132,6 +144,8 @@ export class ChatLog {
     const item = document.createElement('li');
     item.dataset.seq = event.seq;
     item.dataset.cmd = event.command_id || '';
+    item.dataset.tab = event.tab || 'main';
+    item.hidden = !this.shows(item.dataset.tab);
     const flag = outcomeClass(event);
     item.className = ['ev', `kind-${event.kind}`, flag].filter(Boolean).join(' ');
     if (this.undone.has(event.command_id)) item.classList.add('undone');
@@ -152,6 +166,13 @@ export class ChatLog {
       body.className = 'text';
       body.append(marked(text, flag));
       item.append(body);
+    }
+    if (event.whisper) {
+      item.classList.add('whisper');
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.textContent = `${t('whisperTo')} ${event.whisper}`;
+      item.prepend(badge);
     }
     if (event.secret) {
       item.classList.add('secret');

@@ -3,8 +3,8 @@
 Opening a room costs one page, whatever the length of its log: the page shows the newest
 events and asks for older ones as its reader scrolls up. A stored event body is sent as it
 is stored (no decode, no re-validation, no re-encoding) whenever the reader may see it
-whole — every event for the GM; for others every event but a secret roll, a joining
-character's sheet and an undo's saved room, which go through
+whole — every event for the GM; for others every event but a secret roll, a whisper, a
+joining character's sheet and an undo's saved room, which go through
 :func:`saikoro.table.view.view_event` as everywhere else.
 """
 
@@ -27,10 +27,13 @@ if TYPE_CHECKING:
 _VIEWED_KINDS = frozenset({ev.UNDONE, ev.CHARACTER_ADDED})
 
 
-def _passes_through(kind: str, body: str) -> bool:
-    # "secret" anywhere in the body (the flag, or a word in a text) sends it through the
-    # view: a needless decode at worst, never a secret sent whole.
-    return kind not in _VIEWED_KINDS and "secret" not in body
+def _passes_through(kind: str, body: str, gm: bool) -> bool:
+    # "secret" / "whisper" anywhere in the body (the flag, or a word in a text) sends it
+    # through the view: a needless decode at worst, never a secret or a whisper sent whole.
+    # A body stored before tabs (no "tab") is decoded to read its tab by kind.
+    if '"tab"' not in body:
+        return False
+    return gm or (kind not in _VIEWED_KINDS and "secret" not in body and "whisper" not in body)
 
 
 def with_seq(seq: int, body: str) -> str:
@@ -56,11 +59,13 @@ def page_before(service: TableService, caller: Caller, before: int, limit: int) 
     revealed: set[str] | None = None
     parts: list[str] = []
     for row in reversed(rows):
-        if actor.is_gm or _passes_through(row.kind, row.body):
+        if _passes_through(row.kind, row.body, actor.is_gm):
             parts.append(with_seq(row.seq, row.body))
             continue
         if revealed is None:
             revealed = service.revealed(room)
         event = view_event(Event.from_json(json.loads(row.body)), actor, revealed)
+        if event is None:  # a whisper to someone else: nothing of it
+            continue
         parts.append(json.dumps({"seq": row.seq, **event.to_json()}, ensure_ascii=False))
     return f'{{"events":[{",".join(parts)}],"last_seq":{version}}}'

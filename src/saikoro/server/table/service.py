@@ -222,7 +222,9 @@ class TableService:
                     self._sessions.popitem(last=False)
             return held
 
-    def run_line(self, room: RoomRecord, actor: Actor, line: str) -> LineResult:
+    def run_line(
+        self, room: RoomRecord, actor: Actor, line: str, tab: str | None = None
+    ) -> LineResult:
         from saikoro.table.bounds import stored_size
 
         self.check_quota(room)
@@ -231,7 +233,7 @@ class TableService:
             session = held.session
             if self.source_factory is not None:
                 session.source = self.source_factory()
-            outcome = session.run(line, actor=actor)
+            outcome = session.run(line, actor=actor, tab=tab)
             version = session.state.version
         if outcome.events:
             added = sum(stored_size(event) for event in outcome.events)
@@ -325,8 +327,8 @@ class TableService:
         record = await asyncio.to_thread(self.room, room)
         await self.pubsub.publish(room, await asyncio.to_thread(self.store.version, record))
 
-    async def run_line_async(self, caller: Caller, line: str) -> LineResult:
-        result = await asyncio.to_thread(self.run_line, caller.room, caller.actor, line)
+    async def run_line_async(self, caller: Caller, line: str, tab: str | None = None) -> LineResult:
+        result = await asyncio.to_thread(self.run_line, caller.room, caller.actor, line, tab)
         if result.outcome.events:
             await self.pubsub.publish(caller.room.name, result.version)
         return result
@@ -380,17 +382,27 @@ class TableService:
             apply_in_place(state, event)
             change = state_change(state, event)
             shown = view_event(event, actor, revealed)
+            if shown is None:  # a whisper to someone else: nothing of it
+                continue
             hidden = not may_see(event, actor, revealed)
             body = {"seq": seq, **shown.to_json()}
             body["change"] = view_change(change, actor, redacted=hidden)
             out.append(body)
         return out
 
-    def published_events(self, room: RoomRecord, revealed: set[str]) -> Iterator[Numbered]:
-        """Every event as a spectator sees it, read from the store in batches (lazily)."""
+    def published_events(
+        self, room: RoomRecord, revealed: set[str], *, whispers: bool = False
+    ) -> Iterator[Numbered]:
+        """Every event as a spectator sees it, read from the store in batches (lazily);
+        ``whispers`` (the GM's download only): with every whisper, as the GM reads it."""
         spectator = Actor.spectator()
         for seq, event in enumerate(self.store.iter_events(room, batch=PUBLISH_BATCH), 1):
-            yield seq, view_event(event, spectator, revealed)
+            if whispers and event.whisper:
+                yield seq, event
+                continue
+            shown = view_event(event, spectator, revealed)
+            if shown is not None:
+                yield seq, shown
 
     def viewed_events(self, room: RoomRecord, actor: Actor, after: int = 0) -> list[Numbered]:
         """The caller's view of the log after ``after`` (reveals anywhere in the log count)."""
