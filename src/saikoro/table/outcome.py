@@ -38,9 +38,9 @@ _JUDGEMENTS = {
     "armour": "miss",  # the armour stopped it
     "miss": "miss",
     "out_of_range": "miss",
-    "took_effect": "success",  # a spell: it took effect, or not
-    "charm_override": "success",
-    "resisted": "failure",
+    "took_effect": "hit",  # a spell on its target: it took effect, or was resisted
+    "charm_override": "hit",
+    "resisted": "miss",
     "not_activated": "failure",
     "success": "success",
     "failure": "failure",
