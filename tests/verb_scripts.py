@@ -36,6 +36,7 @@ COMMON = (
 
 SCRIPTS: dict[str, VerbScript] = {
     "DiceBot": VerbScript(sheets=(), lines=COMMON),  # no sheets, no tracker: dice and chat
+    "Cthulhu7th": VerbScript(sheets=(), lines=(*COMMON, "CC1<=50 目星", "SCC<=30", "/reveal")),
     "LittleWorld": VerbScript(
         sheets=(
             LW / "pc_gin_fighter.yaml",

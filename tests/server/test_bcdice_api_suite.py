@@ -3,9 +3,9 @@
 The request/response pairs of bcdice/bcdice-api 3.0.0 ``test/test_api.rb`` (APITest) and
 ``test/test_api_v2.rb`` (V2APITest), one test here per Ruby test, with the same
 assertions; where the Ruby test names a system (``DiceBot``) it runs for each system
-saikoro has. ``test_detailed`` asks Cthulhu7th's ``CC1`` for a ``tens_d10`` die; saikoro
-has no Cthulhu7th, so it checks the same contract — every die of ``rands`` is a
-``{kind, sides, value}`` record of a known kind — on each system's ``1D100``.
+saikoro has. ``test_detailed`` asks Cthulhu7th's ``CC1`` for a ``tens_d10`` die, as the
+Ruby test does (saikoro offers Cthulhu7th's ``CC``); ``test_detailed_rands_of_each_system``
+checks the contract of ``rands`` — ``{kind, sides, value}`` records — on each system's ``1D100``.
 """
 
 from __future__ import annotations
@@ -116,8 +116,16 @@ def test_diceroll_with_post(api: httpx.Client, system_id: str) -> None:
     assert_roll(response, system_id)
 
 
+def test_detailed(api: httpx.Client) -> None:
+    response = api.get("/v2/game_system/Cthulhu7th/roll?command=CC1")
+    json = response.json()
+    assert response.status_code == 200
+    assert json["ok"]
+    assert [r for r in json["rands"] if r["kind"] == "tens_d10"]
+
+
 @pytest.mark.parametrize("system_id", SYSTEM_IDS)
-def test_detailed(api: httpx.Client, system_id: str) -> None:
+def test_detailed_rands_of_each_system(api: httpx.Client, system_id: str) -> None:
     response = api.get(f"/v2/game_system/{system_id}/roll", params={"command": "1D100"})
     json = response.json()
     assert response.status_code == 200

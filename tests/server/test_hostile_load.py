@@ -1,13 +1,15 @@
-"""A bounded hostile load in CI: attackers send the most expensive legal commands, 2D6 stays fast.
+"""A bounded hostile load in CI: attackers send the costliest legal commands, 2D6 is answered.
 
-The same harness as ``benchmarks/bench_hostile.py`` (loopback, a real ``saikoro serve``),
-shorter and with a looser bound than the benchmark's target (10 attackers, 200 idle
-connections, p99 < 100 ms): here 10 attackers and 100 idle connections for 8 s, the
-attackers sending the benchmark's attacker commands at once — legal commands answered
-200 with ≈400 kB each (``x100 100B66``, ``x100 100D6``, …) and the costliest in CPU —
-and the probe's ``2D6`` p99 must stay under :data:`P99_BOUND_MS` with no errors. Before
-the roll pool, 10 such attackers made other clients' ``2D6`` time out at 15 s; before the
-pool read answers through the event loop, a 430 kB answer blocked it while it arrived.
+The same harness as ``benchmarks/bench_hostile.py`` (loopback, a real ``saikoro serve``):
+10 attackers and 100 idle connections for 8 s, the attackers sending the benchmark's
+attacker commands at once — legal commands answered 200 with ≈400 kB each
+(``x100 100B66``, ``x100 100D6``, …) and the costliest in CPU. Before the roll pool, 10
+such attackers made other clients' ``2D6`` time out at 15 s; before the pool read answers
+through the event loop, a 430 kB answer blocked it while it arrived. The verdict here is
+that every probe is answered 200 within the harness's 15 s hang guard while the attackers
+are answered too — never a latency bound, which a busy machine would break (issue 18):
+the speed target (probe p99 < 100 ms) lives in the benchmark, and cheap-first scheduling
+is proved without a clock in ``tests/server/test_pool.py``.
 """
 
 from __future__ import annotations
@@ -16,9 +18,6 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
-
-#: The CI bound on the probe's p99 (docs/server.md); the benchmark's target is 100 ms.
-P99_BOUND_MS = 300.0
 
 
 def bench_hostile() -> ModuleType:
@@ -31,13 +30,12 @@ def bench_hostile() -> ModuleType:
     return module
 
 
-def test_2d6_stays_fast_while_others_send_the_most_expensive_commands() -> None:
+def test_2d6_is_answered_while_others_send_the_most_expensive_commands() -> None:
     bench = bench_hostile()
     figures = bench.run(hostile=10, idle=100, seconds=8.0, commands=bench.every_attacker())
     summary = f"{figures}"
     assert figures.probe_errors == 0, summary
-    assert figures.probes >= 100, summary
-    assert figures.probe_p99_ms < P99_BOUND_MS, summary
+    assert figures.probes >= 1, summary  # the probe's p99 is in the summary, not judged
     assert figures.hostile_answers.get("200", 0) > 0, summary  # the attackers were answered
     assert figures.hostile_largest_answer_bytes > 400_000, summary  # large answers included
     assert not any(key.isalpha() for key in figures.hostile_answers), summary  # no drops

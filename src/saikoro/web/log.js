@@ -154,6 +154,8 @@ export class ChatLog {
     const actor = event.actor || '';
     let text = secretHidden ? '' : pick(event.text);
     if (actor && text.startsWith(`${actor}: `)) text = text.slice(actor.length + 2);
+    // a whisper's "X → Y (秘話): " is said by its badge
+    if (event.whisper && actor && text.startsWith(`${actor} → `)) text = text.slice(text.indexOf(': ') + 2);
     if (actor) {
       const who = document.createElement('span');
       who.className = 'who';
