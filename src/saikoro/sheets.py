@@ -176,13 +176,22 @@ def describe_validation_error(
     return problems
 
 
+#: Text that is no character at all (prose, a lone word or number, a list).
+NOT_A_CHARACTER = Message(
+    "キャラクターとして読めませんでした: CCFOLIA の「キャラクターをコピー」の JSON、"
+    "ユドナリウムの zip/xml か saikoro のシート (項目: 値 の並び) を貼り付けてください",
+    'this is not a character: paste CCFOLIA\'s "copy character" JSON, an Udonarium '
+    "zip/xml or a saikoro sheet (fields with values)",
+)
+
+
 def sheet_from_data(data: Any, system: str | None = None) -> SheetBase:
     """Validate a dict as the sheet of ``system`` (or of its own ``system`` field).
 
     A sheet naming another system than ``system`` is refused with one message.
     """
     if not isinstance(data, dict):
-        raise SheetError(Message("シートの中身が辞書ではありません", "a sheet must be a mapping"))
+        raise SheetError(NOT_A_CHARACTER)
     own = data.get("system")
     if system is not None and isinstance(own, str) and own != system:
         raise SheetError(

@@ -128,7 +128,7 @@ def test_undo_is_repeatable_and_takes_back_whole_lines(lw):
     gm.run("/undo")  # the three /char add lines go next
     assert "ゴブリン" not in gm.state.characters
     log = gm.run("/log 6").text("ja")
-    assert "[取消] アリス: HP 11 → 9" in log and "[取消] ゴブリン が参加" in log
+    assert "[取消] GM: アリス HP 11 → 9" in log and "[取消] ゴブリン が参加" in log
 
 
 def test_failed_write_leaves_the_room_at_its_last_committed_event(lw):

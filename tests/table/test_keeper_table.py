@@ -30,4 +30,4 @@ def test_taboo_reaching_100_raises_the_event_once_per_crossing(tmp_path: Path) -
     texts = [o.get("text", "") for o in out]
     events = ["禁忌値が" in t and "達した" in t for t in texts]
     assert events == [False, False, True, False, False, True]
-    assert "リリィ: 禁忌値 62 → 100" in texts[2]
+    assert "GM: リリィ 禁忌値 62 → 100 (上限 100)" in texts[2]

@@ -196,13 +196,13 @@ def test_littleworld_ability_edits_show_the_old_value_and_change_the_value_used(
     # ギン: 体力 4 on the sheet, a modifier of -1 → {体力} 3
     gm = PlayedRoom(str(tmp_path / "t.db"), "LittleWorld")
     gm.play([f"/char add {GIN}", f"/char add {SHEETS / 'goblin.json'}"])
-    assert gm.play(["@ギン :体力=4"])[0]["text"] == "ギン: 体力 3 → 4"
+    assert gm.play(["@ギン :体力=4"])[0]["text"] == "GM: ギン 体力 3 → 4"
     assert gm.play(["@ギン LW{体力}"], ["1/6", "2/6"])[0]["text"].startswith("ギン: (LW4)")
     assert gm.play(["/gm set ギン 体力 0"])[0]["text"].startswith("ギン: 体力 4 → 0")
     rolled = gm.play(["@ギン LW{体力}"], ["1/6"])[0]["text"]
     assert rolled.startswith("ギン: (LW0) ＞ 1D6(苦手行動)")
-    assert gm.play(["@ギン :基本体力+2"])[0]["text"] == "ギン: 基本体力 1 → 3"
-    assert gm.play(["@ギン :技巧-1"])[0]["text"] == "ギン: 技巧 3 → 2"
+    assert gm.play(["@ギン :基本体力+2"])[0]["text"] == "GM: ギン 基本体力 1 → 3"
+    assert gm.play(["@ギン :技巧-1"])[0]["text"] == "GM: ギン 技巧 3 → 2"
     # the tracker uses it: ギン 技巧 2 now acts after ゴブリン 技巧 4
     gm.play(["/combat start"])
     assert gm.state()["combat"]["order"] == ["ゴブリン", "ギン"]
@@ -217,9 +217,9 @@ def test_unmeid100_sheet_value_edits_show_the_old_value_and_change_the_value_use
     # リナ: 戦闘 35, AC 25, 運命 11, 敏捷度 14
     lina = Path(GIN).parents[1] / "unmeid100" / "pc_lina.yaml"
     gm = table("UnmeiD100", [str(lina), "orc.json"])
-    assert gm.run("@リナ :戦闘=10").text("ja") == "リナ: 戦闘 35 → 10"
-    assert gm.run("@リナ :アーマークラス-5").text("ja") == "リナ: アーマークラス 25 → 20"
-    assert gm.run("@リナ :運命=3").text("ja") == "リナ: 運命 11 → 3"
+    assert gm.run("@リナ :戦闘=10").text("ja") == "GM: リナ 戦闘 35 → 10"
+    assert gm.run("@リナ :アーマークラス-5").text("ja") == "GM: リナ アーマークラス 25 → 20"
+    assert gm.run("@リナ :運命=3").text("ja") == "GM: リナ 運命 11 → 3"
     assert gm.run("/gm set リナ 敏捷度 0").text("ja").startswith("リナ: 敏捷度 14 → 0")
     gm.source = ScriptedSource([(50, 100)] * 5)
     for ref, value in (("戦闘", 10), ("戦闘スキル", 10), ("AC", 20), ("運命判定", 15)):

@@ -67,7 +67,7 @@ def test_party_down_when_every_pc_is_unable_to_act(played):
     t = played("LittleWorld", ["alice.json", "bob.json", "goblin.json"])
     assert "PC全員が行動不能" not in texts(t.play(["@アリス :HP=0"]))  # ボブ still stands
     out = t.play(["@ボブ :HP-10", "@アリス :HP-1"])
-    assert out[0]["text"] == "ボブ: HP 10 → 0\nPC全員が行動不能です: GMが運命を決めます"
+    assert out[0]["text"] == "GM: ボブ HP 10 → 0\nPC全員が行動不能です: GMが運命を決めます"
     assert "PC全員が行動不能" not in out[1]["text"]  # said once, while the party stays down
     assert [c["down"] for c in t.state()["characters"]] == [True, True, False]
     t.play(["/gm set ボブ hp 3"])  # the GM heals: the party is up again …

@@ -84,7 +84,7 @@ def test_a_gm_ruling_names_the_value_actually_applied(tmp_path: Path) -> None:
 @pytest.mark.rule("LW-TABLE-04", "LW-TABLE-02", via="table")
 def test_lowering_max_hp_below_hp_brings_hp_down_in_littleworld(tmp_path: Path) -> None:
     out = lw(tmp_path, ["@ギン :MHP=5", "@ギン :MHP=30"], system="LittleWorld")
-    assert "ギン: HP 20 → 5 (最大HP 5)" in out[0]["text"]
+    assert "GM: ギン HP 20 → 5 (最大HP 5)" in out[0]["text"]
     gin = chars(out)["ギン"]
     assert (gin["hp"], gin["max_hp"]) == (5, 30)  # raising it again does not heal
 
@@ -93,7 +93,7 @@ def test_lowering_max_hp_below_hp_brings_hp_down_in_littleworld(tmp_path: Path) 
 def test_lowering_max_hp_to_zero_brings_hp_to_zero_in_unmeid100(tmp_path: Path) -> None:
     """HP follows max HP down to 0, which is the dying fate check (UM-FATE-04: 50 ≤ 運命10×5)."""
     out = um(tmp_path, ["@ケン :HP-2", "@ケン :MHP=0"], ["50/100"])
-    assert "ケン: HP 18 → 0 (最大HP 0)" in out[1]["text"]
+    assert "GM: ケン HP 18 → 0 (最大HP 0)" in out[1]["text"]
     assert "成功: 気絶" in out[1]["text"]
     ken = chars(out)["ケン"]
     assert (ken["hp"], ken["max_hp"]) == (0, 0)
@@ -106,8 +106,8 @@ def test_lowering_max_hp_to_zero_brings_hp_to_zero_in_unmeid100(tmp_path: Path) 
 def test_a_status_edit_glued_to_the_name_is_a_status_edit(tmp_path: Path) -> None:
     out = um(tmp_path, ["@ケン:HP-1", "＠ケン：ＨＰ－１", "@ケン:こんにちは"])
     assert [o["ok"] for o in out[:3]] == [True, True, True]
-    assert out[0]["text"] == "ケン: HP 20 → 19"
-    assert out[1]["text"] == "ケン: HP 19 → 18"
+    assert out[0]["text"] == "GM: ケン HP 20 → 19"
+    assert out[1]["text"] == "GM: ケン HP 19 → 18"
     assert out[2]["text"] == "GM: @ケン:こんにちは"  # chat with a colon stays chat
     assert chars(out)["ケン"]["hp"] == 18
 
@@ -115,7 +115,7 @@ def test_a_status_edit_glued_to_the_name_is_a_status_edit(tmp_path: Path) -> Non
 @pytest.mark.rule("LW-TABLE-04", via="table")
 def test_a_glued_status_edit_in_littleworld(tmp_path: Path) -> None:
     out = lw(tmp_path, ["@ギン:HP-1", "@ミミ:HP-1"], system="LittleWorld")
-    assert out[0]["text"] == "ギン: HP 20 → 19"
+    assert out[0]["text"] == "GM: ギン HP 20 → 19"
     assert out[1]["reason"] == "unknown character"  # not here: refused, not logged as chat
 
 

@@ -37,7 +37,7 @@ def test_full_width_lines_read_like_their_half_width_forms(tmp_path):
     assert out[0]["text"] == "ケン: (1D100<=60) ＞ 5 ＞ 成功"
     assert out[1]["text"] == "ケン: (2D6+10>=8) ＞ 7[3,4]+10 ＞ 17 ＞ 成功"
     assert out[2]["text"].startswith("ケン [pc] HP 20/20")
-    assert out[3]["text"] == "ケン: HP 20 → 19"
+    assert out[3]["text"] == "GM: ケン HP 20 → 19"
     assert "行動するキャラクターがいません" in text(out, "/ｍｏｖｅ　３")["ja"]
     assert text(out, "@ケン こんにちは！ＯＫ")["text"] == "ケン: こんにちは！ＯＫ"
     assert chars(out)["ケン"]["hp"] == 20

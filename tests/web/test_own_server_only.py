@@ -42,7 +42,7 @@ def test_the_page_works_with_every_other_host_blocked(browser, server) -> None:
     player = new_page(browser)
     player.context.route("**/*", only_own)
     join(player, invite_url(gm), "rina.json", UNMEID100_PLAYERS[1])
-    player.locator(".palette-item").first.click()
+    player.locator(".palette-item", has_text="運命判定").first.click()
     expect(gm.locator("#log li.ev").last).to_contain_text("運命判定")
     send_line(gm, "/combat start")
     expect(player.locator("#combat .order li")).to_have_count(1)

@@ -8,7 +8,9 @@ makes on its own server (no CDN, no fonts or images from elsewhere).
 from __future__ import annotations
 
 import json
+from contextlib import suppress
 from functools import cache
+from importlib import import_module
 from importlib.resources import files
 from typing import Any
 
@@ -80,6 +82,9 @@ def webtable_data(system: str) -> dict[str, Any]:
     except TypeError:  # a system that is one module, not a folder (DiceBot)
         return {}
     data: dict[str, Any] = json.loads(found.read_text("utf-8")) if found.is_file() else {}
+    if "terms_en" not in data:  # the English names the system's texts already use
+        with suppress(ImportError, AttributeError):
+            data["terms_en"] = dict(import_module(f"{package}.english").TERMS_EN)
     return data
 
 

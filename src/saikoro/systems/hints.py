@@ -100,6 +100,22 @@ def why_not_a_command(command: str, system_id: str, *, at_table: bool = False) -
     if name is not None:
         ja, en = usage[name]
         return Message(f"{word} は読めません: {ja}", f"cannot read {word}: {en}")
+    reference = _REFERENCE.search(word)
+    if reference is not None and word.count("{") == word.count("}"):
+        ref = reference.group(0)
+        if at_table:
+            return Message(
+                f"{word} の {ref} はキャラクターの値です: キャラクターとして話すと読めます "
+                "(@名前 …、または値を数字で書いてください)",
+                f"{ref} in {word} is a character's value: speak as a character to use it "
+                "(@NAME …, or write the number)",
+            )
+        return Message(
+            f"{word} の {ref} はキャラクターの値です: saikoro roll にはキャラクターがいません "
+            "(値を数字で書くか、saikoro play で キャラクターとして振ってください)",
+            f"{ref} in {word} is a character's value: saikoro roll has no character "
+            "(write the number, or roll it as a character in saikoro play)",
+        )
     if "{" in word or "}" in word:
         return Message(
             f"{word} は読めません: {{…}} の括弧が閉じていません",
@@ -111,6 +127,10 @@ def why_not_a_command(command: str, system_id: str, *, at_table: bool = False) -
             f"{word} cannot be read as a dice command (e.g. 2D6+1>=8)",
         )
     return None
+
+
+#: A ``{…}`` reference to a character's value.
+_REFERENCE = re.compile(r"\{[^{}]+\}")
 
 
 def not_a_command(command: str, system_id: str) -> Message:

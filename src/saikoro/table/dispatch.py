@@ -372,6 +372,17 @@ def _status_edit(
     change_status(emit, tracker, speaker, label, op, int(amount))
 
 
+def _capped(value: int, requested: int, at_max_hp: bool) -> Message:
+    """`` (最大 8)`` when an edit stopped short of what was asked (``:HP+99`` at max HP)."""
+    if value == requested:
+        return Message("", "")
+    if value < requested:
+        if at_max_hp:
+            return Message(f" (最大 {value})", f" (max {value})")
+        return Message(f" (上限 {value})", f" (capped at {value})")
+    return Message(f" (下限 {value})", f" (floor {value})")
+
+
 def change_status(
     emit: Emit,
     tracker: Tracker,
@@ -404,17 +415,21 @@ def change_status(
                 "unknown status",
             )
         key, current, offset = found
-    value = amount if op == "=" else current + amount if op == "+" else current - amount
-    value = tracker.bound_status(emit, name, key, current, value, op, ruling)
-    shown = {"hp": "HP", "max_hp": "最大HP"}.get(key, label)
+    requested = amount if op == "=" else current + amount if op == "+" else current - amount
+    value = tracker.bound_status(emit, name, key, current, requested, op, ruling)
+    shown = {"hp": ("HP", "HP"), "max_hp": ("最大HP", "max HP")}.get(key, (label, label))
+    # A GM's edit says so (the players see who changed it); a capped edit says where it stopped.
+    by_gm = emit.gm and not ruling
+    who = Message(f"GM: {name} ", f"GM: {name} ") if by_gm else Message(f"{name}: ", f"{name}: ")
     emit.set_status(
         name,
         key,
         value + offset,
         old=current + offset,
-        note=Message(
-            f"{name}: {shown} {current} → {value}", f"{name}: {shown} {current} → {value}"
-        ),
+        note=who
+        + Message(f"{shown[0]} {current} → {value}", f"{shown[1]} {current} → {value}")
+        + _capped(value, requested, key == "hp" and value == character.max_hp),
+        actor=GM_SPEAKER if by_gm else "",
     )
     tracker.after_status_change(emit, name, key, current + offset, value + offset)
     hp = emit.character(name).hp
@@ -424,10 +439,9 @@ def change_status(
             "hp",
             value,
             old=hp,
-            note=Message(
-                f"{name}: HP {hp} → {value} (最大HP {value})",
-                f"{name}: HP {hp} → {value} (max HP {value})",
-            ),
+            note=who
+            + Message(f"HP {hp} → {value} (最大HP {value})", f"HP {hp} → {value} (max HP {value})"),
+            actor=GM_SPEAKER if by_gm else "",
         )
     return value
 
@@ -934,14 +948,16 @@ def _reveal(emit: Emit, args: list[str], ctx: Context) -> None:
             "only the roller or the GM reveals a secret roll",
         )
     if roll.command_id in revealed:
-        raise fail(f"#{seq} はもう公開されています", f"#{seq} is already revealed")
+        raise fail(
+            "このシークレットダイスはもう公開されています", "that secret roll is already revealed"
+        )
     shown = roll.text or Message("", "")
     emit.add(
         ev.REVEALED,
         {"command_id": roll.command_id, "seq": seq, "actor": roll.actor, "roll": roll.data},
         text=Message(
-            f"シークレットダイス公開 (#{seq}): {shown.ja}",
-            f"secret dice revealed (#{seq}): {shown.en}",
+            f"シークレットダイス公開: {shown.ja}",
+            f"secret dice revealed: {shown.en}",
         ),
         gm=ctx.gm,
     )
@@ -986,7 +1002,7 @@ _ON_OFF = {"on": True, "off": False, "true": True, "false": False, "yes": True, 
 
 def _gm(emit: Emit, tracker: Tracker, args: list[str], ctx: Context) -> None:
     if not ctx.gm:
-        raise fail("/gm は GM だけが使えます (--gm)", "/gm is for the GM only (--gm)", "not gm")
+        raise fail(*roles.gm_only(ctx.allow_files), "not gm")
     emit.gm = True
     sub = args[0].lower() if args else ""
     if sub == "set" and len(args) == 4:

@@ -119,9 +119,11 @@ class Emit:
         rules: tuple[str, ...] = (),
         note: Message | None = None,
         old: int | None = None,
+        actor: str = "",
     ) -> None:
         """Set HP, max HP or a status; ``old`` is the value before (a status not set yet: its
-        sheet value, which the caller knows)."""
+        sheet value, which the caller knows); ``actor``: who is shown making the change (the
+        line's speaker when empty — ``GM`` for a GM's edit of a character)."""
         character = self.character(name)
         if old is None:
             old = (
@@ -140,6 +142,7 @@ class Emit:
             {"name": name, "key": key, "value": value, "old": old},
             rules=rules,
             text=text,
+            actor=actor,
         )
 
     def add_condition(

@@ -38,7 +38,7 @@ _JUDGEMENTS = {
     "armour": "miss",  # the armour stopped it
     "miss": "miss",
     "out_of_range": "miss",
-    "took_effect": "hit",
+    "took_effect": "hit",  # a spell on its target: it took effect, or was resisted
     "charm_override": "hit",
     "resisted": "miss",
     "not_activated": "failure",

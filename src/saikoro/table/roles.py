@@ -35,6 +35,17 @@ def forbidden(ja: str, en: str) -> TableError:
     return fail(ja, en, FORBIDDEN)
 
 
+def gm_only(command_line: bool) -> tuple[str, str]:
+    """Why ``/gm`` was refused, as the front end makes one the GM (``--gm`` on the command
+    line; the GM's own link on the web table, which reads no files)."""
+    if command_line:
+        return "/gm は GM だけが使えます (--gm)", "/gm is for the GM only (--gm)"
+    return (
+        "/gm は GM だけが使えます (GM のリンクで開いたページから)",
+        "/gm is for the GM only (from the page of the GM's link)",
+    )
+
+
 def legacy_actor(gm: bool, speaker: str | None, state: RoomState) -> Actor:
     """The actor of ``saikoro play`` without a link: ``--gm`` is the GM, else a player of
     the ``--as`` character as the room names it (or of none)."""
@@ -108,7 +119,7 @@ def authorize(
             )
         return
     if verb == "gm":
-        raise forbidden("/gm は GM だけが使えます (--gm)", "/gm is for the GM only (--gm)")
+        raise forbidden(*gm_only(allow_files))
     if verb == "combat":
         raise forbidden(
             "戦闘を始めたり終えたりできるのは GM だけです",

@@ -13,6 +13,7 @@ API maps to statuses: ``unauthorized`` (unknown or revoked token — never echoe
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import quote
@@ -222,6 +223,13 @@ def join(
     _room(store, room)
     session = TableSession.open(store, room, allow_files=False)
     links = store.links
+    if not character or (isinstance(character, str) and not character.strip()):
+        raise fail(
+            "キャラクターがありません: キャラクターのデータを貼り付けるかドロップするか、"
+            "部屋にいるキャラクターの名前を書いてください",
+            "no character: paste or drop a character, or write the name of one in the room",
+            "no character",
+        )
     named = _existing_name(session, character)
     if named is not None:
         if session.state.characters[named].side != "pc":
@@ -254,16 +262,23 @@ def _existing_name(session: TableSession, character: str | bytes) -> str | None:
     return find_name(character.strip(), session.state.characters)
 
 
+#: Marks of a sentence, never of a character's name (pasted prose is no name).
+_PROSE = re.compile(r"[。．！？!?、，]|\.\s|,\s")
+#: A name is short (the longest ordinary names are far below this).
+NAME_LENGTH = 40
+
+
 def _looks_like_a_name(character: str | bytes) -> TypeGuard[str]:
-    """One short line that is no JSON or YAML mapping: a character's name, not a sheet."""
+    """One short line that is no JSON or YAML mapping and no sentence: a character's name."""
     if not isinstance(character, str):
         return False
     text = character.strip()
     return (
-        0 < len(text) <= 200
+        0 < len(text) <= NAME_LENGTH
         and "\n" not in text
         and not text.startswith(("{", "[", "<"))
         and ":" not in text
+        and _PROSE.search(text) is None
     )
 
 

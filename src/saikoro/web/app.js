@@ -2,10 +2,12 @@
 import { Room, createRoom } from './api.js';
 import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
-import { lang, provide, setLang, t } from './i18n.js';
+import { lang, provide, provideTerms, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { TabBar } from './tabs.js';
 import { paletteLoading, renderPalette } from './palette.js';
+import { TargetMemory } from './targets.js';
+import { TurnCue, turnActor } from './turns.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -253,6 +255,8 @@ class RoomView {
     this.settingsSeq = 0;
     this.history = [];
     this.historyAt = 0;
+    this.targets = new TargetMemory(room);
+    this.cue = new TurnCue();
     this.log = new ChatLog($('#log'), {
       canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
@@ -265,6 +269,7 @@ class RoomView {
     $('#room-title').textContent = this.api.room;
     const state = await this.api.get('/state');
     this.page = await systemPage(state.system);
+    provideTerms(this.page.terms_en);
     const example = this.page.line_example;
     if (example) {
       provide('linePlaceholder', [`${example} · :HP-3 · @名前 … · /help`, `${example} · :HP-3 · @NAME … · /help`]);
@@ -290,6 +295,10 @@ class RoomView {
 
   showStatus() {
     $('#status').textContent = t(this.connected ? 'connected' : this.refused ? 'refused' : 'reconnecting');
+    // offline: said loudly, and nothing to type that could not be sent
+    document.body.classList.toggle('offline', !this.connected);
+    for (const input of document.querySelectorAll('#line-form input, #line-form button, #combat button')) input.disabled = !this.connected;
+    if (this.connected && this.state) this.render(); // the tracker's buttons as they apply
   }
 
   /** Older lines when the log is scrolled to its top (one page at a time, in order). */
@@ -352,9 +361,13 @@ class RoomView {
 
   /** Draw the speakers, cards, tracker and palette from `this.state`. */
   render() {
+    const pcs = (this.state.characters ?? []).filter((c) => c.side === 'pc');
+    $('#next-step').hidden = !(this.me.role === 'gm' && pcs.length === 0);
     this.renderSpeakers();
     this.renderCards();
-    renderCombat($('#combat'), this.state, { actor: this.actor(), page: this.page, send: (line) => this.send(line) });
+    const actor = this.actor();
+    renderCombat($('#combat'), this.state, { actor, page: this.page, send: (line) => this.send(line), memory: this.targets });
+    this.cue.show(this.state, actor);
     this.loadPalette();
   }
 
@@ -373,11 +386,18 @@ class RoomView {
     return this.me.role === 'gm' || this.me.characters.includes(name);
   }
 
-  /** Who the combat actions speak as: the current character if ours, else our own. */
+  /** Who the combat actions speak as: the current character if this page plays it, else
+   * none (the actions show only during one's own turn). */
   actor() {
-    const current = this.state.combat?.current;
-    if (current && this.canAct(current)) return current;
-    return this.me.characters[0] ?? null;
+    return turnActor(this.state, (name) => this.actsFor(name));
+  }
+
+  /** Whose turns this page plays: the player's own characters; the GM's are the NPCs (a PC's
+   * turn is its player's, even though the GM may type for anyone). */
+  actsFor(name) {
+    if (this.me.characters.includes(name)) return true;
+    const character = (this.state.characters ?? []).find((c) => c.name === name);
+    return this.me.role === 'gm' && character?.side === 'npc';
   }
 
   renderSpeakers() {
@@ -566,7 +586,15 @@ class RoomView {
         revoke.type = 'button';
         revoke.textContent = t('revoke');
         revoke.onclick = async () => {
-          await this.api.post(`/links/${encodeURIComponent(link.id)}/revoke`).catch((err) => ($('#line-error').textContent = err.message));
+          const done = await this.api.post(`/links/${encodeURIComponent(link.id)}/revoke`).then(() => true, (err) => {
+            $('#line-error').textContent = err.message;
+            return false;
+          });
+          if (done && url) { // the saved URL no longer opens the room: forget it
+            const now = JSON.parse(localStorage.getItem(`saikoro.links.${this.api.room}`) || '{}');
+            delete now[link.role];
+            localStorage.setItem(`saikoro.links.${this.api.room}`, JSON.stringify(now));
+          }
           this.renderLinks();
         };
         item.append(revoke);
@@ -576,19 +604,31 @@ class RoomView {
       }
       rows.push(item);
     };
-    if (saved.invite) row(t('invite'), saved.invite);
-    if (saved.spectator) row(t('spectator'), saved.spectator);
     $('#links .note').hidden = Boolean(saved.invite);
     $('#new-invite').classList.toggle('primary', !saved.invite);
+    let listed = null;
     try {
       const links = await this.api.get('/links');
-      for (const link of Array.isArray(links) ? links : links.links ?? []) {
-        if (link.role === 'gm') continue;
-        const when = new Date(link.created_at).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
-        row(`${t(link.role)}${link.character ? `: ${link.character}` : ''} (${when})`, null, link);
-      }
+      listed = (Array.isArray(links) ? links : links.links ?? []).filter((link) => link.role !== 'gm');
     } catch {
       // no links route: only the saved invite and spectator URLs are shown
+    }
+    if (listed === null) {
+      if (saved.invite) row(t('invite'), saved.invite);
+      if (saved.spectator) row(t('spectator'), saved.spectator);
+    } else {
+      // the saved URL is the newest live link of its role: one row with its URL and its date
+      const newest = {};
+      for (const link of listed) {
+        if (link.revoked || !(link.role in saved)) continue;
+        if (!newest[link.role] || link.created_at > newest[link.role].created_at) newest[link.role] = link;
+      }
+      const first = [newest.invite, newest.spectator].filter(Boolean);
+      for (const link of [...first, ...listed.filter((l) => !first.includes(l))]) {
+        const when = new Date(link.created_at).toLocaleString(lang(), { dateStyle: 'short', timeStyle: 'short' });
+        const url = newest[link.role] === link ? saved[link.role] : null;
+        row(`${t(link.role)}${link.character ? `: ${link.character}` : ''} (${when})`, url, link);
+      }
     }
     if (asked !== this.linkRenders) return; // a newer render was asked for: it draws the list
     list.replaceChildren(...rows);

@@ -1,5 +1,5 @@
 // Character cards: HP bar, conditions, row, abilities; editable by the GM and the owner.
-import { t } from './i18n.js';
+import { t, term } from './i18n.js';
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -63,7 +63,7 @@ export function renderCards(container, state, { canEdit, page, send }) {
     card.dataset.name = character.name;
     const head = el('header');
     head.append(el('h3', '', character.name), el('span', 'side', t(character.side === 'npc' ? 'npc' : 'pc')));
-    if (character.row) head.append(el('span', 'row', `${t('row')}: ${character.row}`));
+    if (character.row) head.append(el('span', 'row', `${t('row')}: ${term(character.row)}`));
     card.append(head);
 
     const hp = el(editable ? 'button' : 'span', 'hp', `HP ${character.hp}/${character.max_hp}`);
@@ -85,7 +85,8 @@ export function renderCards(container, state, { canEdit, page, send }) {
 
     const chips = el('ul', 'conditions');
     for (const label of character.conditions ?? []) {
-      const chip = el('li', 'chip', label);
+      const [word, ...rest] = label.split(':');
+      const chip = el('li', 'chip', [term(word), ...rest].join(':'));
       if (editable) {
         const remove = el('button', 'remove', '×');
         remove.type = 'button';
@@ -100,7 +101,7 @@ export function renderCards(container, state, { canEdit, page, send }) {
       const input = el('input');
       input.setAttribute('aria-label', `${t('addCondition')}: ${character.name}`);
       input.placeholder = `+ ${t('addCondition')}`;
-      input.size = 11;
+      input.size = Math.max(11, input.placeholder.length + 1); // the whole placeholder shows
       input.setAttribute('list', 'condition-labels');
       add.append(input);
       add.addEventListener('submit', (e) => {
@@ -121,7 +122,7 @@ export function renderCards(container, state, { canEdit, page, send }) {
       for (const name of shown) {
         const value = values[name];
         const pair = el('div');
-        pair.append(el('dt', '', name), el('dd', '', String(value)));
+        pair.append(el('dt', '', term(name)), el('dd', '', String(value)));
         list.append(pair);
       }
       card.append(list);

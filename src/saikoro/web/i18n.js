@@ -6,6 +6,7 @@ const WORDS = {
   roomName: ['部屋の名前', 'Room name'],
   system: ['ゲームシステム', 'Game system'],
   create: ['作成', 'Create'],
+  aboutApi: ['ダイスボットやオンセツールからは BCDice-API として使えます:', 'Dice bots and online tabletop tools can use it as a BCDice-API server:'],
   joinRoom: ['部屋に参加する', 'Join the room'],
   joinHelp: [
     'キャラクターを持ち込んでください: CCFOLIA の「キャラクターをコピー」の JSON、ユドナリウムの zip/xml、saikoro のシート (JSON/YAML) を貼り付けるかドロップします。部屋にいるキャラクターの名前でも参加できます。',
@@ -35,6 +36,10 @@ const WORDS = {
   next: ['次の手番', 'Next turn'],
   combatEnd: ['戦闘終了', 'End combat'],
   characters: ['キャラクター', 'Characters'],
+  nextStep: [
+    '招待リンクをコピーしてプレイヤーに送ってください (下の「招待リンク」)。敵は下の枠にドロップして追加します。',
+    'Copy the invite link and send it to your players (see "Invite links" below). Drop enemies on the box below to add them.',
+  ],
   dropNpc: [
     'CCFOLIA の JSON やユドナリウムの zip をここにドロップ (または貼り付け) でキャラクターを追加',
     'Drop (or paste) a CCFOLIA JSON or an Udonarium zip here to add a character',
@@ -71,6 +76,10 @@ const WORDS = {
   gm: ['GM', 'GM'],
   player: ['プレイヤー', 'Player'],
   target: ['目標', 'Target'],
+  foes: ['敵', 'Opponents'],
+  friends: ['味方', 'Allies'],
+  yourTurn: ['あなたの手番です', 'Your turn'],
+  turnSound: ['手番の音', 'Turn sound'],
   actionsOf: ['の行動', ': actions'],
   hp: ['HP', 'HP'],
   addCondition: ['状態を追加', 'Add a condition'],
@@ -96,6 +105,16 @@ export function t(key) {
 
 /** The shown text of an event's {ja, en} message. */
 export const pick = (message) => (message ? message[current] ?? message.ja : '');
+
+let terms = {};
+
+/** The system's English names of its game terms (webtable.json's `terms_en`). */
+export function provideTerms(map) {
+  terms = map ?? {};
+}
+
+/** A game term (体力, 前衛, 毒 …) in the page's language: what players type stays Japanese. */
+export const term = (word) => (current === 'en' ? terms[word] ?? word : word);
 
 /** The room's system provides a word (its dice example in the input's placeholder). */
 export function provide(key, pair) {

@@ -84,19 +84,22 @@ PROFILE = Profile(
 )
 
 
+#: The skills every 運命判定d100 sheet has (UM-CHECK-01), by their table labels.
+SKILL_LABELS = ("戦闘", "盗賊", "魔術")
+
+
 def palette(sheet: SheetBase) -> list[str]:
     dump: dict[str, Any] = sheet.model_dump(mode="json")
     stock = [
         "//---- 運命判定d100 (標準 BCDice) ----",
-        "1D100<={戦闘} 戦闘スキル判定",
-        "1D100<={盗賊} 盗賊スキル判定",
-        "1D100<={魔術} 魔術スキル判定",
         "1D100<={運命}*5 運命判定",
     ]
     for weapon in dump.get("weapons", []):
         stock.append(f"{clean(weapon['damage'])} ダメージ ({clean(weapon['name'])})")
     own = [
         SAIKORO_HEADER,
+        # a plain check of every skill (what a thief rolls most): the web table shows this part
+        *(f"1D100<={{{label}}} {label}スキル判定" for label in SKILL_LABELS),
         "FATE{運命} 運命判定",
         "MA{戦闘},0,{敏捷度} 白兵攻撃 (0 を相手の AC に)",
         "RA{盗賊},0,{敏捷度} 射撃攻撃 (0 を相手の AC に)",
