@@ -67,3 +67,11 @@ def test_the_unmeid100_palette_has_a_plain_check_for_every_skill() -> None:
     own = lines[lines.index(next(x for x in lines if "saikoro" in x)) :]
     for label in SKILL_LABELS:
         assert f"1D100<={{{label}}} {label}スキル判定" in own
+
+
+def test_a_player_speaking_as_gm_is_told_no_command_line_flag(tmp_path: Path) -> None:
+    """A web player's `@GM …` was answered with `(--gm)`, a flag of the command line."""
+    out = play(str(tmp_path / "t.db"), "r", ["@GM 2D6"], gm=False, system="DiceBot")
+    assert out[0]["ok"] is False
+    assert out[0]["ja"].startswith("GM として話せるのは GM だけです") and "--gm" not in out[0]["ja"]
+    assert out[0]["en"].startswith("only the GM speaks as GM") and "--gm" not in out[0]["en"]

@@ -74,7 +74,8 @@ def resolve_speaker(state: RoomState, actor: Actor, typed: str | None) -> str | 
     if found is None and is_gm_name(typed):
         if not actor.is_gm:
             raise forbidden(
-                "GM として話せるのは GM だけです (--gm)", "only the GM speaks as GM (--gm)"
+                "GM として話せるのは GM だけです (自分のキャラクターとして話してください)",
+                "only the GM speaks as GM (speak as your own character)",
             )
         return GM_SPEAKER
     if actor.is_gm:
