@@ -18,6 +18,7 @@ from tests.web.helpers import LAPTOP, PHONE, create_room, drop_file, new_page, s
 
 #: What each system's downloaded log must mark (the tracker's results, coloured by class).
 MARKS = {
+    "Cthulhu7th": ('class="roll success"',),  # CC1<=50 with every d10 on 1: 11, ハード成功
     "DiceBot": ('class="roll success"',),
     "LittleWorld": ('class="roll success"', 'class="roll miss"'),
     "UnmeiD100": ('class="roll hit"', 'class="roll miss"', 'class="system damage"'),
