@@ -530,7 +530,7 @@ def test_bcdice_failures_are_500_ok_false_and_explained_on_request(client) -> No
 def test_an_app_that_answers_nothing_gets_a_json_500_not_uvicorns_text() -> None:
     import asyncio
 
-    from saikoro.server.middleware import OpenCorsMiddleware
+    from saikoro.server.middleware import ServerMiddleware
 
     async def silent(scope, receive, send) -> None:  # type: ignore[no-untyped-def]
         return None
@@ -541,7 +541,7 @@ def test_an_app_that_answers_nothing_gets_a_json_500_not_uvicorns_text() -> None
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": "/", "query_string": b"", "headers": []}
-    asyncio.run(OpenCorsMiddleware(silent)(scope, None, send))  # type: ignore[arg-type]
+    asyncio.run(ServerMiddleware(silent, 1024)(scope, None, send))  # type: ignore[arg-type]
     assert sent[0]["status"] == 500
     assert (b"access-control-allow-origin", b"*") in sent[0]["headers"]
     assert sent[1]["body"] == b'{"ok":false}'

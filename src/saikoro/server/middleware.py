@@ -69,50 +69,6 @@ async def send_json(
     await send({"type": "http.response.body", "body": body})
 
 
-class OpenCorsMiddleware:
-    """Adds ``Access-Control-Allow-Origin: *`` to every HTTP response; answers preflights."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        if scope["method"] == "OPTIONS" and b"access-control-request-method" in headers:
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 204,
-                    "headers": [*EVERY_RESPONSE_HEADERS, *PREFLIGHT_HEADERS],
-                }
-            )
-            await send({"type": "http.response.body", "body": b""})
-            return
-
-        started = False
-
-        async def send_with_cors(message: Event) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-                names = {name.lower() for name, _ in message.get("headers", [])}
-                missing = [pair for pair in EVERY_RESPONSE_HEADERS if pair[0] not in names]
-                message["headers"] = [*message.get("headers", []), *missing]
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_with_cors)
-        except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
-            log.exception("unhandled error in %s %s", scope.get("method"), scope.get("path"))
-            if not started:
-                await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
-            return
-        if not started:  # the app answered nothing (e.g. the client left): not uvicorn's text 500
-            await send_json(send, *error_body(scope, "internal error"), EVERY_RESPONSE_HEADERS)
-
-
 class RequestTooLarge(HTTPException):
     """Raised while a chunked body streams past the bound (an HTTP 413 for the app's handler)."""
 
@@ -131,79 +87,11 @@ def too_large(max_bytes: int) -> Message:
     )
 
 
-class BodyLimitMiddleware:
-    """Refuses request bodies over ``max_bytes`` with 413 ``request too large``."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        refusal = error_body(scope, "request too large", too_large(self.max_bytes))
-        for name, value in scope.get("headers") or []:
-            if name.lower() == b"content-length":
-                try:
-                    too_big = int(value) > self.max_bytes
-                except ValueError:
-                    too_big = True
-                if too_big:
-                    await send_json(send, *refusal)
-                    return
-
-        seen = 0
-        started = False
-
-        async def limited_receive() -> Event:
-            nonlocal seen
-            event = await receive()
-            if event["type"] == "http.request":
-                seen += len(event.get("body", b""))
-                if seen > self.max_bytes:
-                    raise RequestTooLarge(self.max_bytes)
-            return event
-
-        async def tracking_send(event: Event) -> None:
-            nonlocal started
-            if event["type"] == "http.response.start":
-                started = True
-            await send(event)
-
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except RequestTooLarge:
-            if not started:
-                await send_json(send, *refusal)
-
-
-class HeadAsGetMiddleware:
-    """Answers ``HEAD`` as ``GET`` without the body, for every route (as Sinatra does)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_headers_only(event: Event) -> None:
-            if event["type"] == "http.response.body":
-                if not event.get("more_body", False):
-                    await send({"type": "http.response.body", "body": b""})
-                return
-            await send(event)
-
-        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
-
-
 class ServerMiddleware:
-    """The server's one middleware: what :class:`OpenCorsMiddleware`,
-    :class:`BodyLimitMiddleware` and :class:`HeadAsGetMiddleware` do, and ``fast`` (the
-    roll route's answerer, :mod:`saikoro.server.fastpath`) called before anything else —
-    one layer, not four nested wrappers around every request."""
+    """The server's one middleware: open CORS and saikoro's headers on every answer, a
+    body-size limit, HEAD answered as GET without a body, a JSON 500 as the last resort, and
+    ``fast`` (the roll route's answerer, :mod:`saikoro.server.fastpath`) called before
+    anything else — one layer, not four nested wrappers around every request."""
 
     def __init__(
         self,
