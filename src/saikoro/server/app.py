@@ -26,11 +26,11 @@ from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.server.bodies import error_answer, error_status_and_body, wants_extras
-from saikoro.server.fastpath import fast_roll
+from saikoro.server.fastpath import SaikoroAPI, fast_roll
 from saikoro.server.middleware import ServerMiddleware
 from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
-from saikoro.server.proxy import ForwardedHeaders, TrustedProxies
+from saikoro.server.proxy import TrustedProxies
 from saikoro.server.routes_v2 import router
 from saikoro.server.table.errors import TableApiError
 from saikoro.server.table.limits import TableLimits
@@ -151,7 +151,7 @@ def create_app(
         finally:
             await roller.close()
 
-    app = FastAPI(
+    app = SaikoroAPI(
         title="saikoro BCDice-API",
         version=__version__,
         description=DESCRIPTION,
@@ -175,9 +175,10 @@ def create_app(
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     app.router.default = _socket_not_found(app.router.default)
-    # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET, and
-    # the roll route answered before any of FastAPI's machinery.
-    app.add_middleware(ServerMiddleware, max_bytes=max_body_bytes, fast=fast_roll(app.state))
-    if trusted_proxies:  # outermost: every limit inside counts the client the proxy names
-        app.add_middleware(ForwardedHeaders, trusted=trusted_proxies)
+    # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET.
+    app.add_middleware(ServerMiddleware, max_bytes=max_body_bytes)
+    # In front of everything: the proxy's client (every limit counts the client it names),
+    # then the roll route answered before any of FastAPI's machinery.
+    app.trusted = trusted_proxies
+    app.fast = fast_roll(app.state)
     return app
