@@ -6,21 +6,22 @@ and shows it opened from ``file://`` with every network request blocked."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
-from PIL import Image
 from playwright.sync_api import Locator, Page, Route, expect
 
-from tests.web.characters import LITTLEWORLD_PLAYERS
-from tests.web.helpers import LAPTOP, PHONE, create_room, invite_url, join, new_page, send_line
-
-
-def face_png() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (300, 200), (200, 40, 40)).save(out, "PNG")
-    return out.getvalue()
+from tests.web.characters import FACES, LITTLEWORLD_PLAYERS
+from tests.web.helpers import (
+    LAPTOP,
+    PHONE,
+    create_room,
+    invite_url,
+    join,
+    new_page,
+    send_line,
+    upload_face,
+)
 
 
 def shown_image(slot: Locator) -> None:
@@ -52,10 +53,7 @@ def test_a_face_uploaded_on_the_card_shows_everywhere(
     expect(sora.locator('.card[data-name="ミナ"] .face-upload')).to_have_count(0)
     expect(sora.locator('.card[data-name="ソラ"] .face-upload')).to_have_count(1)
 
-    upload = mina.locator('.card[data-name="ミナ"] .face-upload input[type=file]')
-    upload.set_input_files(
-        files=[{"name": "mina.png", "mimeType": "image/png", "buffer": face_png()}]
-    )
+    upload_face(mina, "ミナ", FACES[0])
     for page in (mina, sora, gm):  # the event brings it to every page, none reloaded
         shown_image(page.locator('.card[data-name="ミナ"] .face'))
         shown_image(line_face(page, "顔の前"))  # lines already there follow the face
@@ -65,7 +63,7 @@ def test_a_face_uploaded_on_the_card_shows_everywhere(
     expect(mina.locator("#line-error")).to_have_text("")
 
     # a file that is no image: refused with a message, the face stays
-    upload.set_input_files(files=[{"name": "x.png", "mimeType": "image/png", "buffer": b"no"}])
+    upload_face(mina, "ミナ", b"no image")
     expect(mina.locator("#line-error")).to_contain_text("画像として読めません")
     shown_image(mina.locator('.card[data-name="ミナ"] .face'))
 
