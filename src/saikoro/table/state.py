@@ -57,6 +57,9 @@ class Character(BaseModel):
     fields: dict[str, Any] = Field(default_factory=dict)
     #: How many of their own turns this character has started in the current combat.
     own_turns: int = 0
+    #: The SHA-256 of the character's face (its icon, stored beside the log) or None;
+    #: set by ICON_SET events (:mod:`saikoro.table.faces`).
+    icon: str | None = None
 
     def condition(self, label: str) -> Condition | None:
         for c in self.conditions:
@@ -225,6 +228,10 @@ def apply_in_place(state: RoomState, event: Event) -> None:
     if kind == ev.UNDONE:
         restored = RoomState.from_json(data["restore"])
         restored.version = state.version
+        # A face is no line's effect: undoing a line keeps every face as it is now.
+        faces = {name: c.icon for name, c in state.characters.items()}
+        for name, character in restored.characters.items():
+            character.icon = faces.get(name, character.icon)
         state.__dict__.update(restored.__dict__)
         return
     if kind in STATE_KINDS and event.command_id:
@@ -350,6 +357,12 @@ def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
         _restart_own_turns(character)
 
 
+def _icon_set(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters.get(data["name"])
+    if character is not None:
+        character.icon = data.get("icon") or None
+
+
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["party_down"] = bool(data.get("down", True))
 
@@ -392,6 +405,7 @@ _HANDLERS = {
     ev.COMBAT_SET: _combat_set,
     ev.COMBAT_ENDED: _combat_ended,
     ev.PARTY_DOWN: _party_down,
+    ev.ICON_SET: _icon_set,
 }
 
 
