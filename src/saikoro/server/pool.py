@@ -166,20 +166,34 @@ class _InlineBudget:
     ``seconds`` of the loop thread's CPU ends it.
 
     CPU time, not wall time: what the budget bounds is the work a command makes the loop
-    do. A wall clock would also count the moments the operating system gave the CPU to
-    another process — on a busy machine that once sent ``2D6`` to the workers for good
-    (an overrun is never run inline again), doubling the cost of every later one.
+    do. A wall clock alone would also count the moments the operating system gave the CPU
+    to another process — on a busy machine that once sent ``2D6`` to the workers for good
+    (an overrun is never run inline again), doubling the cost of every later one. The
+    thread's CPU clock is a system call, so it is read once at the start and again only
+    when the (free) wall clock says the budget may be spent: CPU time never exceeds it.
     """
 
     def __init__(self, source: DiceSource | None, seconds: float) -> None:
         self.source = source if source is not None else _LOOP_SOURCE
-        self.deadline = time.thread_time() + seconds
+        self.seconds = seconds
+        self.cpu_started = time.thread_time()
+        self.wall_started = time.monotonic()
         self.yields_faces = getattr(self.source, "yields_faces", False)
 
     def roll(self, sides: int) -> int:
-        if time.thread_time() > self.deadline:
+        if time.monotonic() - self.wall_started > self.seconds and self.cpu() > self.seconds:
             raise _Overran()
         return self.source.roll(sides)
+
+    def cpu(self) -> float:
+        """Seconds of the loop thread's CPU used since the run began."""
+        return time.thread_time() - self.cpu_started
+
+    def cost(self, cheap: float) -> float:
+        """The run's CPU time — read only when its wall time is over ``cheap`` (below,
+        the wall time, which bounds it, says all the cost model needs)."""
+        wall = time.monotonic() - self.wall_started
+        return wall if wall <= cheap else self.cpu()
 
 
 class InlineRoller:
@@ -517,7 +531,6 @@ class RollPool:
         """Run ``job`` here; None when it overran ``inline_budget`` (a worker takes it)."""
         source = self.source_factory() if self.source_factory is not None else None
         guard = _InlineBudget(source, self.limits.inline_budget)
-        started = time.thread_time()  # the loop's own CPU (not the spawner's threads)
         try:
             reply = answer(job, guard)
         except _Overran:  # never on the loop again (its cost on a worker is CPU time only)
@@ -525,7 +538,7 @@ class RollPool:
             while len(self._overran) > self.KNOWN_COMMANDS:
                 self._overran.popitem(last=False)
             return None
-        cost = time.thread_time() - started
+        cost = guard.cost(self.limits.inline_seconds)  # the loop's own CPU, not other threads'
         client.cost += self.COST_WEIGHT * (cost - client.cost)
         self._remember(job, cost)
         return reply
