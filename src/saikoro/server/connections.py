@@ -80,12 +80,13 @@ class _JoinedWrites:
     ``write_eof``/``close`` send what is held first.
     """
 
-    __slots__ = ("_held", "_loop", "transport")
+    __slots__ = ("_held", "_loop", "is_closing", "transport")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self.transport = transport
         self._loop = loop
         self._held: bytes | None = None
+        self.is_closing = transport.is_closing  # asked several times per request: no detour
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         if not data:
