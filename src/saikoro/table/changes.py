@@ -38,6 +38,7 @@ _ONE_CHARACTER = frozenset(
         ev.CONDITION_REMOVED,
         ev.FIELD_SET,
         ev.TURN_STARTED,
+        ev.SHEET_SET,
     }
 )
 #: Kinds that change the combat view (round, order, current).

@@ -6,6 +6,7 @@ import { lang, provide, provideTerms, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { TabBar } from './tabs.js';
 import { paletteLoading, renderPalette } from './palette.js';
+import { SheetTools } from './sheet_tools.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
 
@@ -262,6 +263,7 @@ class RoomView {
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
+    this.sheets = new SheetTools(this.api, () => this, $('#sheet-dialog'), (message) => ($('#line-error').textContent = message));
   }
 
   async start() {
@@ -326,6 +328,10 @@ class RoomView {
     }
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
+    if (event.kind === 'sheet_set') { // its own palette lines may have changed
+      this.palettes.clear();
+      this.paletteFor = null;
+    }
     const change = event.change;
     const known = this.state?.version ?? 0;
     if (change && change.version <= known) return; // the state we have already holds it
@@ -379,7 +385,14 @@ class RoomView {
       return;
     }
     const canEdit = (name) => this.canAct(name);
-    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line) });
+    const gm = this.me.role === 'gm';
+    renderCards(list, this.state, {
+      canEdit,
+      page: this.page,
+      send: (line) => this.send(line),
+      edit: (name) => this.sheets.edit(name),
+      copy: gm ? (name) => this.sheets.copy(name) : undefined,
+    });
   }
 
   canAct(name) {
@@ -429,6 +442,7 @@ class RoomView {
     const character = (this.state.characters ?? []).find((c) => c.name === name);
     $('#palette').hidden = !character;
     if (!character) return;
+    $('#edit-palette').onclick = () => this.sheets.editPalette(name, this.palettes.get(this.paletteFor) ?? this.paletteLines);
     const key = `${name}\n${JSON.stringify(character.values ?? null)}\n${this.settingsSeq}`;
     if (key === this.paletteFor) return;
     const first = !this.paletteFor?.startsWith(`${name}\n`);
@@ -449,6 +463,7 @@ class RoomView {
         const lines = await this.api.get(`${path}&chances=false`); // at once; the odds take longer
         if (!current()) return;
         renderPalette(container, lines.items ?? [], { ...actions, pending: true });
+        this.paletteLines = lines.items ?? [];
       }
       const palette = await this.api.get(path);
       this.palettes.set(key, palette.items ?? []);
@@ -509,6 +524,7 @@ class RoomView {
     };
     $('#speaker').onchange = () => this.loadPalette();
     $('#undo').onclick = () => this.send('/undo mine');
+    $('#new-npc').onclick = () => this.sheets.newNpc();
     for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
     $('#download-log').onclick = async () => {
       let blob;
