@@ -93,6 +93,10 @@ def test_a_join_flood_from_one_invite_is_cut_at_the_limits(tmp_path: Path) -> No
         assert asyncio.run(still_live())["kind"] == "roll"
         assert bob.line("こんにちは").status_code == 200
         assert "limits" not in alice.state()  # the GM's to see
+        # the GM's page follows them at /limits (the same figures, without the whole state)
+        limits = room.gm.http.get(f"{room.gm.path}/limits")
+        assert limits.status_code == 200 and limits.json() == room.gm.state()["limits"]
+        bilingual(alice.http.get(f"{alice.path}/limits"), "forbidden")
     finally:
         server.stop()
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.server.conftest import free_port
+from tests.web.serve_fixed_dice import QUEUE_ENV, queue_faces, queued
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -59,7 +60,7 @@ def chromium_path() -> str:
 class Served:
     """A server subprocess whose output is read as it comes (a full pipe would stall it)."""
 
-    def __init__(self, command: list[str], cwd: Path) -> None:
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
         self.lines: list[str] = []
         self.process = subprocess.Popen(
             command,
@@ -67,7 +68,7 @@ class Served:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
             start_new_session=True,  # stop() ends the server and anything it started
         )
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -115,8 +116,9 @@ class Served:
             self.process.wait()
 
 
-def serving(cwd: Path, *options: str) -> Iterator[str]:
-    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in ``cwd``): its base URL."""
+def serving(cwd: Path, *options: str, queue: Path | None = None) -> Iterator[str]:
+    """A real ``saikoro serve`` on loopback (fixed dice, SQLite in ``cwd``): its base URL.
+    With ``queue``, the dice take the faces queued there first (serve_fixed_dice.queue_faces)."""
     chromium_path()
     port = free_port()
     served = Served(
@@ -131,6 +133,7 @@ def serving(cwd: Path, *options: str) -> Iterator[str]:
             *options,
         ],
         cwd,
+        env={QUEUE_ENV: str(queue)} if queue is not None else None,
     )
     try:
         base = f"http://127.0.0.1:{port}/"
@@ -151,6 +154,30 @@ def fast_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The same without the per-link line rate (``--line-rate 0``): a test that types a
     whole script must not depend on how fast the machine types it."""
     yield from serving(tmp_path_factory.mktemp("serve-fast"), "--line-rate", "0")
+
+
+class ScriptedServer(str):
+    """A server's base URL whose dice take the faces a test queues (``.queue(4, 6, …)``)."""
+
+    queue_file: Path
+
+    def queue(self, *faces: int) -> None:
+        queue_faces(self.queue_file, *faces)
+
+    def left(self) -> list[int]:
+        return queued(self.queue_file)
+
+
+@pytest.fixture(scope="module")
+def scripted_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScriptedServer]:
+    """A server without the line rate whose dice a test scripts: ``scripted_server.queue(6, 6)``
+    makes the next two dice show 6 (then the fixed faces again)."""
+    cwd = tmp_path_factory.mktemp("serve-scripted")
+    queue = cwd / "dice-queue.txt"
+    for base in serving(cwd, "--line-rate", "0", queue=queue):
+        served = ScriptedServer(base)
+        served.queue_file = queue
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -41,10 +41,10 @@ li.system{color:#666;font-size:.9em;background:#f3f3f3}
 .success .result{color:#0a7d2c}.failure .result{color:#5b5650}
 .critical .result{color:#fff;background:#0a4fa8;border-radius:3px;padding:0 .25em}
 .fumble .result{color:#fff;background:#a1121a;border-radius:3px;padding:0 .25em}
-.hit .result{color:#0a7d2c}.miss .result{color:#5b5650}
+.hit .result{color:#0a7d2c}.miss .result{color:#5b5650}.damage .result{color:#a1121a}
 li.critical{background:#eaf1fc}li.fumble{background:#fcebec}
 li.system.damage{color:#a1121a}li.system.heal{color:#0a7d2c}
-li.system.hit,li.system.success{color:#0a7d2c}
+li.system.hit,li.system.success{color:#0a7d2c}li.system.miss,li.system.failure{color:#5b5650}
 .secret{font-size:.75em;border:1px solid #999;border-radius:3px;padding:0 .3em;margin-left:.4em}
 .tab{color:#888;font-size:.8em;margin-right:.5em}
 li.whisper{background:#f6effa}

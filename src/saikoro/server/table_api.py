@@ -439,6 +439,25 @@ async def get_state(room: str, request: Request) -> dict[str, Any]:
     return body
 
 
+@router.get(
+    "/{room:path}/limits",
+    responses={s: REFUSALS[s] for s in (401, 403, 404)},
+    summary="The room's limits and what it uses of them (the GM's only)",
+)
+async def get_limits(room: str, request: Request) -> dict[str, Any]:
+    """The ``limits`` of the GM's ``/state`` alone: what the GM's page reads after events
+    (a join, new lines) without reading the whole state."""
+    service = table_service(request)
+    caller = await caller_for_request(request, room)
+    if not caller.actor.is_gm:
+        raise TableApiError(
+            403,
+            "forbidden",
+            Message("部屋の上限と使用量は GM だけが見られます", "only the GM sees the room's limits"),
+        )
+    return await asyncio.to_thread(service.limits_view, caller.room)
+
+
 #: The most events one ``/events?before=`` page holds (and its default).
 EVENTS_PAGE_MAX = 1000
 EVENTS_PAGE = 200

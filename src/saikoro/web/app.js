@@ -9,6 +9,7 @@ import { paletteLoading, renderPalette } from './palette.js';
 import { SheetTools } from './sheet_tools.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
+import { renderUsage } from './usage.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -217,6 +218,8 @@ async function systemPage(system) {
 const LINK_EVENTS = new Set(['character_added', 'character_removed']);
 /** Events shown when a room opens, and fetched at once when scrolling up. */
 const LOG_PAGE = 100;
+/** The GM's usage line is read again this long after an event (one read for a burst). */
+const USAGE_AFTER_MS = 1500;
 /** Palettes kept per (speaker, values, settings): switching back costs no request. */
 const PALETTES_KEPT = 32;
 
@@ -332,6 +335,7 @@ class RoomView {
       this.palettes.clear();
       this.paletteFor = null;
     }
+    this.usageSoon();
     const change = event.change;
     const known = this.state?.version ?? 0;
     if (change && change.version <= known) return; // the state we have already holds it
@@ -362,7 +366,24 @@ class RoomView {
     this.me = { role: you.role ?? 'spectator', characters: you.characters ?? [], label: you.label ?? '' };
     document.body.dataset.role = this.me.role;
     this.tabs.setTabs(state.tabs);
+    this.limits = state.limits ?? null;
+    renderUsage($('#usage'), this.me.role === 'gm' ? this.limits : null);
     this.render();
+  }
+
+  /** The GM's players and storage as they are after the latest events (a join, new lines):
+   * `/limits` says them (not the whole state); read once per burst of events. */
+  usageSoon() {
+    if (this.me.role !== 'gm' || this.usageTimer) return;
+    this.usageTimer = setTimeout(async () => {
+      this.usageTimer = null;
+      try {
+        this.limits = await this.api.get('/limits');
+        renderUsage($('#usage'), this.limits);
+      } catch {
+        // the next event reads it again
+      }
+    }, USAGE_AFTER_MS);
   }
 
   /** Draw the speakers, cards, tracker and palette from `this.state`. */

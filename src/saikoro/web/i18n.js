@@ -45,6 +45,12 @@ const WORDS = {
     'Drop (or paste) a CCFOLIA JSON or an Udonarium zip here to add a character',
   ],
   links: ['招待リンク', 'Invite links'],
+  players: ['プレイヤー', 'Players'],
+  storage: ['保存容量', 'Storage'],
+  usageHelp: [
+    'この部屋のプレイヤー数と保存しているログの量 (サーバーの上限まで)',
+    "This room's players and the log it stores (against the server's limits)",
+  ],
   newInvite: ['新しい招待リンク', 'New invite link'],
   newSpectator: ['新しい観戦リンク', 'New spectator link'],
   noSavedInvite: [
