@@ -52,12 +52,12 @@ export function renderCounters(counters, send) {
   const list = el('ul', 'counters');
   for (const counter of counters) {
     if (counter.label === 'HP') continue;
-    const item = el('li', counter.max === null || counter.max === undefined ? 'counter' : 'counter bar');
+    const item = el('li', counter.max === null || counter.max === undefined ? 'counter' : 'counter has-max');
     item.dataset.label = counter.label;
     const shown = counter.max === null || counter.max === undefined ? `${counter.value}` : `${counter.value}/${counter.max}`;
     item.append(el('span', 'label', term(counter.label)), el('span', 'value', shown));
     item.append(counterSteps(counter, send));
-    if (item.classList.contains('bar')) item.append(meter('meter', term(counter.label), counter.value, counter.max).bar);
+    if (item.classList.contains('has-max')) item.append(meter('meter', term(counter.label), counter.value, counter.max).bar);
     list.append(item);
   }
   return list;
