@@ -227,6 +227,33 @@ def sheet_from_data(data: Any, system: str | None = None) -> SheetBase:
         ) from None
 
 
+#: How many validated sheets :func:`table_sheet` keeps (a few rooms' characters).
+_TABLE_SHEETS = 512
+_table_sheets: dict[str, SheetBase] = {}
+#: The same by the stored dict itself (kept alive here, so its id is not reused).
+_by_identity: dict[int, tuple[dict[str, Any], SheetBase]] = {}
+
+
+def table_sheet(data: dict[str, Any]) -> SheetBase:
+    """:func:`sheet_from_data` of a table character's stored sheet, cached by its content:
+    the trackers read a character's sheet on every line (validating it each time was the
+    table's hot path). The sheet returned is shared: read it, never change it (nor the
+    dict: a table never edits a stored sheet in place)."""
+    known = _by_identity.get(id(data))
+    if known is not None and known[0] is data:
+        return known[1]
+    key = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    found = _table_sheets.get(key)
+    if found is None:
+        if len(_table_sheets) >= _TABLE_SHEETS:
+            _table_sheets.clear()
+        found = _table_sheets[key] = sheet_from_data(data)
+    if len(_by_identity) >= _TABLE_SHEETS:
+        _by_identity.clear()
+    _by_identity[id(data)] = (data, found)
+    return found
+
+
 def parse_sheet_text(text: str, suffix: str = ".json", system: str | None = None) -> SheetBase:
     try:
         if suffix.lower() in (".yaml", ".yml"):

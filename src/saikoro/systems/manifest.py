@@ -12,6 +12,8 @@ does not import the table, the transfer code or pydantic:
 - ``transfer_profile`` — the labels of Udonarium / CCFOLIA pieces
   (a :class:`saikoro.transfer.profiles.Profile`);
 - ``palette`` — the chat palette builder (``sheet -> list[str]``);
+- ``simulation`` — the encounter simulator's playbook (what a fighter of this system may
+  type on its turn, who is out of the fight: :class:`saikoro.simulate.model.Playbook`);
 - ``rules_spec`` / ``rules_reference`` — for a system that is not in RULES.md, files in its
   folder with its rule bullets (RULES.md's format) and its rules reference (``docs/rules``'s).
 
@@ -51,6 +53,7 @@ class SystemManifest:
         "rules_spec",
         "settings",
         "sheet",
+        "simulation",
         "tracker",
         "transfer_profile",
     )
@@ -66,6 +69,7 @@ class SystemManifest:
         tracker: str | None = None,
         transfer_profile: str | None = None,
         palette: str | None = None,
+        simulation: str | None = None,
         rules_spec: str | None = None,
         rules_reference: str | None = None,
     ) -> None:
@@ -77,6 +81,7 @@ class SystemManifest:
         self.tracker = tracker
         self.transfer_profile = transfer_profile
         self.palette = palette
+        self.simulation = simulation
         self.rules_spec = rules_spec
         self.rules_reference = rules_reference
         self._loaded: dict[str, Any] = {}
@@ -122,6 +127,16 @@ class SystemManifest:
     def palette_builder(self) -> PaletteBuilder | None:
         builder: PaletteBuilder | None = self._load(self.palette)
         return builder
+
+    def playbook(self) -> Any:
+        """The system's playbook for ``saikoro simulate`` (one instance per process), or
+        None when the system cannot be simulated."""
+        if self.simulation is None:
+            return None
+        key = "playbook instance"
+        if key not in self._loaded:
+            self._loaded[key] = self._load(self.simulation)()
+        return self._loaded[key]
 
     def read_text(self, relative: str | None) -> str | None:
         """A file shipped in the system's folder (its rules spec or reference), or None."""

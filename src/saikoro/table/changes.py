@@ -39,6 +39,7 @@ _ONE_CHARACTER = frozenset(
         ev.FIELD_SET,
         ev.TURN_STARTED,
         ev.SHEET_SET,
+        ev.ICON_SET,
     }
 )
 #: Kinds that change the combat view (round, order, current).
@@ -99,7 +100,7 @@ def state_change(after: RoomState, event: Event) -> StateChange:
             whole=True,
             system=after.system,
         )
-    if kind not in STATE_KINDS or kind in _UNSEEN:
+    if (kind not in STATE_KINDS and kind != ev.ICON_SET) or kind in _UNSEEN:
         return StateChange(version)
     names: list[str] = []
     removed: tuple[str, ...] = ()

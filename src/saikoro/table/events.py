@@ -46,6 +46,7 @@ CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
 ROOM_SET = "room_set"  # key, value (None = removed) — tracker fields of the room (ledgers)
 REVEALED = "revealed"  # command_id, seq, roll (the secret roll's data): shown to all from now
 SHEET_SET = "sheet_set"  # name, sheet (the whole new sheet), changed (paths), clear (status keys)
+ICON_SET = "icon_set"  # name, icon (the image's SHA-256, None = removed), type: a face
 
 KINDS = frozenset(
     {
@@ -72,6 +73,7 @@ KINDS = frozenset(
         ROOM_SET,
         REVEALED,
         SHEET_SET,
+        ICON_SET,
     }
 )
 

@@ -57,6 +57,9 @@ class Character(BaseModel):
     fields: dict[str, Any] = Field(default_factory=dict)
     #: How many of their own turns this character has started in the current combat.
     own_turns: int = 0
+    #: The SHA-256 of the character's face (its icon, stored beside the log) or None;
+    #: set by ICON_SET events (:mod:`saikoro.table.faces`).
+    icon: str | None = None
 
     def condition(self, label: str) -> Condition | None:
         for c in self.conditions:
@@ -96,7 +99,20 @@ class RoomState(BaseModel):
     fields: dict[str, Any] = Field(default_factory=dict)
 
     def clone(self) -> RoomState:
-        return self.model_copy(deep=True)
+        """A deep copy (every table line works on one): built field by field, since the state
+        holds only JSON-like values and these models — several times faster than
+        ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
+        character's ``sheet`` dict is shared: nothing changes it in place."""
+        return RoomState.model_construct(
+            self.model_fields_set,
+            room=self.room,
+            system=self.system,
+            version=self.version,
+            characters={name: _copy_character(c) for name, c in self.characters.items()},
+            combat=None if self.combat is None else _copy_combat(self.combat),
+            undo_stack=[list(entry) for entry in self.undo_stack],
+            fields=copy_json(self.fields),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -107,6 +123,60 @@ class RoomState(BaseModel):
 
     def character(self, name: str) -> Character | None:
         return self.characters.get(name)
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars; a tuple or another value is
+    kept as it is: nothing in a room's state is mutable but dicts, lists and models)."""
+    kind = type(value)
+    if kind is dict:
+        return {key: copy_json(item) for key, item in value.items()}
+    if kind is list:
+        return [copy_json(item) for item in value]
+    if isinstance(value, BaseModel):
+        return value.model_copy(deep=True)
+    return value
+
+
+def _copy_condition(c: Condition) -> Condition:
+    return Condition.model_construct(
+        c.model_fields_set,
+        label=c.label,
+        level=c.level,
+        ends_at_own_turn=c.ends_at_own_turn,
+        ends_at_round=c.ends_at_round,
+        since_own_turn=c.since_own_turn,
+        since_minute=c.since_minute,
+        mods=dict(c.mods),
+        rules=list(c.rules),
+    )
+
+
+def _copy_character(c: Character) -> Character:
+    return Character.model_construct(
+        c.model_fields_set,
+        name=c.name,
+        side=c.side,
+        sheet=c.sheet,  # never changed in place: an event replaces a sheet, never edits it
+        hp=c.hp,
+        max_hp=c.max_hp,
+        statuses=dict(c.statuses),
+        conditions=[_copy_condition(x) for x in c.conditions],
+        fields=copy_json(c.fields),
+        own_turns=c.own_turns,
+    )
+
+
+def _copy_combat(c: Combat) -> Combat:
+    return Combat.model_construct(
+        c.model_fields_set,
+        round=c.round,
+        order=list(c.order),
+        current=c.current,
+        turn=c.turn,
+        acted=list(c.acted),
+        fields=copy_json(c.fields),
+    )
 
 
 def apply(state: RoomState, event: Event) -> RoomState:
@@ -158,6 +228,10 @@ def apply_in_place(state: RoomState, event: Event) -> None:
     if kind == ev.UNDONE:
         restored = RoomState.from_json(data["restore"])
         restored.version = state.version
+        # A face is no line's effect: undoing a line keeps every face as it is now.
+        faces = {name: c.icon for name, c in state.characters.items()}
+        for name, character in restored.characters.items():
+            character.icon = faces.get(name, character.icon)
         state.__dict__.update(restored.__dict__)
         return
     if kind in STATE_KINDS and event.command_id:
@@ -292,6 +366,12 @@ def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
         _restart_own_turns(character)
 
 
+def _icon_set(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters.get(data["name"])
+    if character is not None:
+        character.icon = data.get("icon") or None
+
+
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["party_down"] = bool(data.get("down", True))
 
@@ -335,6 +415,7 @@ _HANDLERS = {
     ev.COMBAT_SET: _combat_set,
     ev.COMBAT_ENDED: _combat_ended,
     ev.PARTY_DOWN: _party_down,
+    ev.ICON_SET: _icon_set,
 }
 
 

@@ -43,6 +43,7 @@ INFO_KINDS = frozenset(
         ev.SETTING_SET,
         ev.CLOCK_SET,
         ev.SHEET_SET,
+        ev.ICON_SET,
     }
 )
 

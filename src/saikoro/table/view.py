@@ -130,6 +130,7 @@ def character_rows(
     counters}``), each made once for every reader."""
     from saikoro.table.counters import counter_views
     from saikoro.table.dispatch import tracker_for
+    from saikoro.table.faces import icon_url
 
     tracker = tracker_for(state.system)
     rows: dict[str, dict[str, Any]] = {}
@@ -138,7 +139,7 @@ def character_rows(
         character = state.characters.get(name)
         if character is None:
             continue
-        rows[name] = public_character(character)
+        rows[name] = {**public_character(character), "icon": icon_url(state.room, character)}
         refs = tracker.references(character)
         counters = counter_views(state, character, tracker.counters(character, refs))
         private[name] = {"values": refs, **counters}

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from saikoro.dice.randomizer import DiceSource
+from saikoro.errors import SaikoroError
 from saikoro.server.pubsub import PubSub, pubsub_for
 from saikoro.server.table.errors import (
+    TableApiError,
     no_such_room,
     quota_exceeded,
     rate_limited,
@@ -29,6 +31,7 @@ from saikoro.server.table.errors import (
 )
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
+from saikoro.store.images import StoredImage
 from saikoro.store.links import Link, LinkStore, token_hash
 from saikoro.store.sql import SqlStore, open_store
 from saikoro.table.actors import Actor
@@ -353,6 +356,81 @@ class TableService:
             body = view_state(state, actor)
             body["version"] = state.version
             return body
+
+    # -- faces -----------------------------------------------------------------------
+    def check_face(self, room: RoomRecord, actor: Actor, name: str) -> str:
+        """The room's name of the character whose face ``actor`` may change (refused:
+        no such character, someone else's)."""
+        from saikoro.table.faces import face_owner
+
+        held = self._room_session(room)
+        with held.lock:
+            held.session.refresh()
+            return face_owner(held.session.state, actor, name)
+
+    def set_face(
+        self, room: RoomRecord, actor: Actor, name: str, image: StoredImage | None
+    ) -> str | None:
+        """Give the character ``name`` the face ``image`` (None: take it off), as
+        ``actor``; the address of its face now (None: none). The image is stored first,
+        so an event never names an image the room does not have."""
+        from saikoro.table.actors import find_name
+        from saikoro.table.faces import icon_url
+
+        if image is not None:
+            self.check_quota(room)
+            self.store.images.put(room, image)
+            self.forget_usage(room)
+        held = self._room_session(room)
+        with held.lock:
+            session = held.session
+            digest = image.digest if image is not None else None
+            session.set_icon(name, digest, image.content_type if image else "", actor=actor)
+            found = find_name(name, session.state.characters)
+            character = session.state.characters[found] if found else None
+            return icon_url(room.name, character) if character is not None else None
+
+    def faces_from_file(
+        self, room: RoomRecord, actor: Actor, content: str | bytes, names: list[str]
+    ) -> list[str]:
+        """The faces an Udonarium zip holds for the characters ``names`` just brought in
+        from it, given to them as ``actor`` (an image that is no picture saikoro reads is
+        left out: the character came in, its face did not). The names that got one."""
+        from saikoro.server.table.faces import normalise_face
+        from saikoro.transfer import udonarium_faces
+
+        if not isinstance(content, bytes):
+            return []
+        try:
+            found = udonarium_faces(content, room.system)
+        except SaikoroError:
+            return []
+        given: list[str] = []
+        for name in names:
+            if name not in found:
+                continue
+            try:
+                self.set_face(room, actor, name, normalise_face(found[name]))
+            except TableApiError:
+                continue
+            given.append(name)
+        return given
+
+    def face(self, room: RoomRecord, name: str, digest: str | None) -> StoredImage | None:
+        """The stored image ``digest`` of the room (any of its faces, past or present),
+        else the current face of the character ``name`` (None: it has none)."""
+        from saikoro.table.faces import face_owner
+
+        if digest:
+            return self.store.images.get(room, digest) if len(digest) == 64 else None
+        held = self._room_session(room)
+        with held.lock:
+            if self.hub.known_end(room.name) != held.session.state.version:
+                held.session.refresh()
+            state = held.session.state
+            found = face_owner(state, Actor.gm(), name)
+            current = state.characters[found].icon
+        return self.store.images.get(room, current) if current else None
 
     # -- reading the log -------------------------------------------------------------
     def events_after(self, room: RoomRecord, after: int) -> list[Numbered]:

@@ -50,6 +50,7 @@ MANIFEST = SystemManifest(
     tracker=".tracker:LittleWorldTracker",
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
+    simulation=".simulate:LittleWorldPlaybook",
 )
 
 __all__ = ["MANIFEST", "LittleWorld"]

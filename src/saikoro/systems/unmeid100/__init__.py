@@ -14,6 +14,7 @@ MANIFEST = SystemManifest(
     tracker=".tracker:UnmeiTracker",
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
+    simulation=".simulate:UnmeiPlaybook",
 )
 
 __all__ = ["MANIFEST", "UnmeiD100"]
