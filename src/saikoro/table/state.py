@@ -164,6 +164,7 @@ def _copy_character(c: Character) -> Character:
         conditions=[_copy_condition(x) for x in c.conditions],
         fields=copy_json(c.fields),
         own_turns=c.own_turns,
+        icon=c.icon,
     )
 
 
