@@ -43,11 +43,13 @@ def wants_extras(query: dict[str, str]) -> bool:
     return query.get("saikoro", "").lower() in EXTRAS_FLAGS
 
 
+#: One encoder for every answer (``json.dumps`` with options builds one per call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def encode(body: dict[str, Any]) -> bytes:
     """Compact UTF-8 JSON, as Starlette's JSONResponse."""
-    return json.dumps(
-        body, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
+    return _ENCODER.encode(body).encode("utf-8")
 
 
 def error_json(reason: str, message: str | None = None) -> dict[str, Any]:
@@ -120,6 +122,10 @@ def answer(job: RollJob, source: DiceSource | None = None) -> tuple[int, bytes]:
     try:
         if job.kind == "table":
             body = table_body(job.text, source)
+        elif job.kind == "simulate":
+            from saikoro.server.simulate_route import simulate_body
+
+            body = simulate_body(job.text or "")
         else:
             body = roll_body(job.system_id, job.text, source, job.extras)
         return 200, encode(body)

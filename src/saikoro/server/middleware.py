@@ -104,20 +104,18 @@ def too_large_body(scope: Scope, bound: int) -> tuple[int, bytes]:
 
 class ServerMiddleware:
     """The server's one middleware: open CORS and saikoro's headers on every answer, a
-    body-size limit, HEAD answered as GET without a body, a JSON 500 as the last resort, and
-    ``fast`` (the roll route's answerer, :mod:`saikoro.server.fastpath`) called before
-    anything else — one layer, not four nested wrappers around every request."""
+    body-size limit, HEAD answered as GET without a body, and a JSON 500 as the last
+    resort — one layer, not four nested wrappers around every request. (The roll route's
+    GET is answered before it: :mod:`saikoro.server.fastpath`.)"""
 
     def __init__(
         self,
         app: ASGIApp,
         max_bytes: int,
-        fast: Callable[[Scope], Awaitable[tuple[int, bytes]] | None] | None = None,
         uploads: dict[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        self.fast = fast
         #: path suffix → the body bound of a PUT there (an image upload), instead of ``max_bytes``.
         self.uploads = uploads or {}
 
@@ -148,18 +146,6 @@ class ServerMiddleware:
                 send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS
             )
             return
-        if self.fast is not None and scope["method"] == "GET":
-            answering = self.fast(scope)
-            if answering is not None:
-                try:
-                    status, body = await answering
-                except Exception:  # the last resort, as below
-                    log.exception("unhandled error in %s %s", method, scope.get("path"))
-                    status, body = error_body(scope, "internal error")
-                await send_json(
-                    send if not head else _headers_only(send), status, body, EVERY_RESPONSE_HEADERS
-                )
-                return
         await self._app(scope, receive, send if not head else _headers_only(send), bound)
 
     def _bound(self, scope: Scope) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from saikoro.dice.randomizer import DiceSource
 from saikoro.sheets import SheetBase
@@ -21,6 +22,9 @@ from saikoro.table.state import RoomState, apply_in_place
 Watcher = Callable[[Event, RoomState], None]
 
 GM = Actor.gm()
+#: Lines never name files here (``allow_files=False``): any folder will do, and asking the
+#: working directory for each line's context costs a system call.
+_HERE = Path(".")
 
 
 @dataclass
@@ -44,12 +48,14 @@ class MemoryTable:
     def run(self, line: str, speaker: str | None = None) -> Outcome:
         """Carry out ``line`` typed by ``speaker``'s player (None: the GM); raises the
         table's SaikoroError when the line is refused (then nothing changed)."""
-        ctx = Context(actor=self.actor(speaker), source=self.source, allow_files=False)
+        ctx = Context(
+            actor=self.actor(speaker), source=self.source, base_dir=_HERE, allow_files=False
+        )
         return self._fold(dispatch(self.state, line, ctx))
 
     def add(self, sheet: SheetBase, side: str) -> Outcome:
         """The GM brings in the character of ``sheet`` on ``side``."""
-        ctx = Context(actor=GM, source=self.source, allow_files=False)
+        ctx = Context(actor=GM, source=self.source, base_dir=_HERE, allow_files=False)
         return self._fold(dispatch_sheet(self.state, sheet, ctx, side))
 
     def _fold(self, outcome: Outcome) -> Outcome:

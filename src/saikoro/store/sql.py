@@ -73,6 +73,9 @@ SNAPSHOT_EVERY = 500
 
 #: The PostgreSQL channel each append notifies and every saikoro server listens on.
 NOTIFY_CHANNEL = "saikoro_events"
+#: The ``seq`` of a notice that says "a link of this room was revoked" (every server
+#: drops its resolved tokens of the room at once).
+REVOKED_SEQ = -1
 
 metadata = MetaData()
 

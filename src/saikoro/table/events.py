@@ -161,15 +161,22 @@ class Event:
     ) -> Event:
         """This event with the line's actor, command id, time (where unset), whether the
         GM typed the line and its tab (the line's, or ``info`` by kind) filled in."""
-        from dataclasses import replace
-
         from saikoro.table.tabs import MAIN, default_tab
 
-        return replace(
-            self,
+        # Every event of every line passes here: a plain constructor call costs a third of
+        # dataclasses.replace's.
+        return Event(
+            kind=self.kind,
+            data=self.data,
             actor=self.actor or actor,
             command_id=command_id,
             at=self.at or at,
+            rules=self.rules,
+            dice=self.dice,
+            text=self.text,
+            secret=self.secret,
+            gm=self.gm,
             by_gm=by_gm,
             tab=self.tab or default_tab(self.kind, tab or MAIN),
+            whisper=self.whisper,
         )

@@ -103,16 +103,13 @@ class RoomState(BaseModel):
         holds only JSON-like values and these models — several times faster than
         ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
         character's ``sheet`` dict is shared: nothing changes it in place."""
-        return RoomState.model_construct(
-            self.model_fields_set,
-            room=self.room,
-            system=self.system,
-            version=self.version,
-            characters={name: _copy_character(c) for name, c in self.characters.items()},
-            combat=None if self.combat is None else _copy_combat(self.combat),
-            undo_stack=[list(entry) for entry in self.undo_stack],
-            fields=copy_json(self.fields),
-        )
+        values = dict(self.__dict__)
+        values["characters"] = {name: _copy_character(c) for name, c in self.characters.items()}
+        values["combat"] = None if self.combat is None else _copy_combat(self.combat)
+        values["undo_stack"] = [list(entry) for entry in self.undo_stack]
+        values["fields"] = copy_json(self.fields)
+        made: RoomState = _model(RoomState, self.model_fields_set, values)
+        return made
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -125,58 +122,62 @@ class RoomState(BaseModel):
         return self.characters.get(name)
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _model(cls: type[Any], fields_set: set[str], values: dict[str, Any]) -> Any:
+    """A model instance from values already valid (what ``model_construct`` does, without
+    its per-field defaults pass: every field is given)."""
+    made = _new(cls)
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(fields_set))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
+
+
+#: Values copied by reference (immutable).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-like data (dicts, lists, scalars; a tuple or another value is
     kept as it is: nothing in a room's state is mutable but dicts, lists and models)."""
     kind = type(value)
     if kind is dict:
-        return {key: copy_json(item) for key, item in value.items()}
+        return {k: v if type(v) in _ATOMS else copy_json(v) for k, v in value.items()}
     if kind is list:
-        return [copy_json(item) for item in value]
+        return [v if type(v) in _ATOMS else copy_json(v) for v in value]
     if isinstance(value, BaseModel):
         return value.model_copy(deep=True)
     return value
 
 
 def _copy_condition(c: Condition) -> Condition:
-    return Condition.model_construct(
-        c.model_fields_set,
-        label=c.label,
-        level=c.level,
-        ends_at_own_turn=c.ends_at_own_turn,
-        ends_at_round=c.ends_at_round,
-        since_own_turn=c.since_own_turn,
-        since_minute=c.since_minute,
-        mods=dict(c.mods),
-        rules=list(c.rules),
-    )
+    values = dict(c.__dict__)
+    values["mods"] = dict(c.mods)
+    values["rules"] = list(c.rules)
+    made: Condition = _model(Condition, c.model_fields_set, values)
+    return made
 
 
 def _copy_character(c: Character) -> Character:
-    return Character.model_construct(
-        c.model_fields_set,
-        name=c.name,
-        side=c.side,
-        sheet=c.sheet,  # never changed in place: an event replaces a sheet, never edits it
-        hp=c.hp,
-        max_hp=c.max_hp,
-        statuses=dict(c.statuses),
-        conditions=[_copy_condition(x) for x in c.conditions],
-        fields=copy_json(c.fields),
-        own_turns=c.own_turns,
-    )
+    values = dict(c.__dict__)  # the sheet dict is shared: an event replaces it, never edits it
+    values["statuses"] = dict(c.statuses)
+    values["conditions"] = [_copy_condition(x) for x in c.conditions]
+    values["fields"] = copy_json(c.fields)
+    made: Character = _model(Character, c.model_fields_set, values)
+    return made
 
 
 def _copy_combat(c: Combat) -> Combat:
-    return Combat.model_construct(
-        c.model_fields_set,
-        round=c.round,
-        order=list(c.order),
-        current=c.current,
-        turn=c.turn,
-        acted=list(c.acted),
-        fields=copy_json(c.fields),
-    )
+    values = dict(c.__dict__)
+    values["order"] = list(c.order)
+    values["acted"] = list(c.acted)
+    values["fields"] = copy_json(c.fields)
+    made: Combat = _model(Combat, c.model_fields_set, values)
+    return made
 
 
 def apply(state: RoomState, event: Event) -> RoomState:

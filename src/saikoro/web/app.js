@@ -11,6 +11,7 @@ import { SheetTools } from './sheet_tools.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
 import { renderUsage } from './usage.js';
+import { Simulation } from './simulate.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -271,6 +272,7 @@ class RoomView {
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
     this.sheets = new SheetTools(this.api, () => this, $('#sheet-dialog'), (message) => ($('#line-error').textContent = message));
+    this.simulation.render($('#cards'), this.state, this.me.role);
   }
 
   async start() {
@@ -420,6 +422,7 @@ class RoomView {
       edit: (name) => this.sheets.edit(name),
       copy: gm ? (name) => this.sheets.copy(name) : undefined,
     });
+    this.simulation.render($('#cards'), this.state, this.me.role);
   }
 
   /** Upload a face for `name` (the server refuses what is no image, or over 2 MB). */

@@ -31,9 +31,10 @@ from saikoro.server.table.errors import (
 )
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
+from saikoro.store.changes import commit_counter
 from saikoro.store.images import StoredImage
-from saikoro.store.links import Link, LinkStore, token_hash
-from saikoro.store.sql import SqlStore, open_store
+from saikoro.store.links import REVOKED_COUNT, Link, LinkStore, token_hash
+from saikoro.store.sql import REVOKED_SEQ, SqlStore, open_store
 from saikoro.table.actors import Actor
 from saikoro.table.changes import state_change, view_change
 from saikoro.table.dispatch import Outcome
@@ -50,7 +51,7 @@ MAX_CACHED_SESSIONS = 256
 MAX_CACHED_LOOKUPS = 4096
 #: The ``seq`` of a pubsub notice that says "a link of this room was revoked" (every
 #: process drops its resolved tokens of the room at once).
-REVOKED_NOTICE = -1
+REVOKED_NOTICE = REVOKED_SEQ
 #: Events decoded at once while the published log streams.
 PUBLISH_BATCH = 1000
 
@@ -117,7 +118,14 @@ class TableService:
         #: (here, by another process's notice, or seen by the periodic look at revocations).
         self._links: OrderedDict[tuple[str, str], Link] = OrderedDict()
         self._lookups_lock = threading.Lock()
+        self._forgotten = 0  # times tokens were forgotten (a link read before is not kept)
         self._revocations: int | None = None
+        #: SQLite: noticed before each use of a resolved token, a commit by anyone else
+        #: (``saikoro room revoke`` in another process) makes the revocations be counted
+        #: again, so such a revoke takes effect at the very next request.
+        self._commits = commit_counter(self.store.engine)
+        self._commits_seen: int | None = None
+        self._commits_lock = threading.Lock()
         self.pubsub.add_listener(self._notified)
 
     async def start(self) -> None:
@@ -142,6 +150,8 @@ class TableService:
                 await watcher
         await self.hub.close()
         await self.pubsub.stop()
+        if self._commits is not None:
+            self._commits.close()
         self.store.close()
 
     # -- who is calling ------------------------------------------------------------
@@ -164,12 +174,17 @@ class TableService:
         key = (room_name, token_hash(token))
         with self._lookups_lock:
             link = self._links.get(key)
+        if link is not None and self._written_elsewhere():
+            with self._lookups_lock:
+                link = self._links.get(key)
         if link is None:
+            generation = self._forgotten
             link = self.links.resolve(room_name, token)
             if link is None:
                 raise unauthorized()
             with self._lookups_lock:
-                self._remember(self._links, key, link)
+                if generation == self._forgotten:  # not revoked while it was being read
+                    self._remember(self._links, key, link)
         return Caller(link, actor_for(link), record)
 
     @staticmethod
@@ -183,6 +198,7 @@ class TableService:
         """Drop the resolved tokens of ``room`` (of every room: None); the next call of
         each reads its link again."""
         with self._lookups_lock:
+            self._forgotten += 1
             for key in [k for k in self._links if room is None or k[0] == room]:
                 del self._links[key]
 
@@ -197,10 +213,27 @@ class TableService:
         elif seq == REVOKED_NOTICE:
             self.forget_links(room)
 
+    def _written_elsewhere(self) -> bool:
+        """Whether the database was committed to by anyone else since last asked; if so,
+        the revocations are counted again first (a changed count forgets every token).
+        One at a time: a caller asking meanwhile waits for the count, never trusting a
+        token the count is about to drop."""
+        if self._commits is None:  # PostgreSQL: every revoke is heard by its NOTIFY
+            return False
+        with self._commits_lock:
+            seen = self._commits.read()
+            if seen == self._commits_seen:
+                return False
+            self.check_revocations()
+            self._commits_seen = seen
+            return True
+
     def check_revocations(self) -> None:
         """Forget every resolved token when the number of revoked links changed (a revoke
         made by a process that could not tell us: ``saikoro room revoke`` on SQLite)."""
-        count = self.links.revoked_count()
+        count = self._commits.scalar(REVOKED_COUNT) if self._commits is not None else None
+        if count is None:
+            count = self.links.revoked_count()
         if self._revocations is not None and count != self._revocations:
             self.forget_links()
         self._revocations = count
