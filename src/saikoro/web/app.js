@@ -272,7 +272,8 @@ class RoomView {
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
     this.sheets = new SheetTools(this.api, () => this, $('#sheet-dialog'), (message) => ($('#line-error').textContent = message));
-    this.simulation.render($('#cards'), this.state, this.me.role);
+    this.simulation = new Simulation(this.api); // the GM's fight simulation (simulate.js)
+    this.simulation.rerender = () => this.renderCards();
   }
 
   async start() {
