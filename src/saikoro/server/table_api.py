@@ -383,7 +383,9 @@ async def get_limits(room: str, request: Request) -> dict[str, Any]:
         raise TableApiError(
             403,
             "forbidden",
-            Message("部屋の上限と使用量は GM だけが見られます", "only the GM sees the room's limits"),
+            Message(
+                "部屋の上限と使用量は GM だけが見られます", "only the GM sees the room's limits"
+            ),
         )
     return await asyncio.to_thread(service.limits_view, caller.room)
 

@@ -12,6 +12,8 @@ does not import the table, the transfer code or pydantic:
 - ``transfer_profile`` — the labels of Udonarium / CCFOLIA pieces
   (a :class:`saikoro.transfer.profiles.Profile`);
 - ``palette`` — the chat palette builder (``sheet -> list[str]``);
+- ``palette_en`` — the English of the builder's labels (``label -> str``), for the English
+  web page (the lines themselves stay what the tools take);
 - ``rules_spec`` / ``rules_reference`` — for a system that is not in RULES.md, files in its
   folder with its rule bullets (RULES.md's format) and its rules reference (``docs/rules``'s).
 
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from saikoro.transfer.profiles import Profile
 
 PaletteBuilder = Callable[["SheetBase"], list[str]]
+PaletteEnglish = Callable[[str], str]
 
 
 class SystemManifest:
@@ -47,6 +50,7 @@ class SystemManifest:
         "id",
         "package",
         "palette",
+        "palette_en",
         "rules_reference",
         "rules_spec",
         "settings",
@@ -66,6 +70,7 @@ class SystemManifest:
         tracker: str | None = None,
         transfer_profile: str | None = None,
         palette: str | None = None,
+        palette_en: str | None = None,
         rules_spec: str | None = None,
         rules_reference: str | None = None,
     ) -> None:
@@ -77,6 +82,7 @@ class SystemManifest:
         self.tracker = tracker
         self.transfer_profile = transfer_profile
         self.palette = palette
+        self.palette_en = palette_en
         self.rules_spec = rules_spec
         self.rules_reference = rules_reference
         self._loaded: dict[str, Any] = {}
@@ -123,6 +129,10 @@ class SystemManifest:
         builder: PaletteBuilder | None = self._load(self.palette)
         return builder
 
+    def palette_english(self) -> PaletteEnglish | None:
+        english: PaletteEnglish | None = self._load(self.palette_en)
+        return english
+
     def read_text(self, relative: str | None) -> str | None:
         """A file shipped in the system's folder (its rules spec or reference), or None."""
         if relative is None:
@@ -132,4 +142,4 @@ class SystemManifest:
         return resources.files(self.package).joinpath(relative).read_text(encoding="utf-8")
 
 
-__all__ = ["PaletteBuilder", "SystemManifest"]
+__all__ = ["PaletteBuilder", "PaletteEnglish", "SystemManifest"]
