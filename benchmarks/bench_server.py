@@ -77,6 +77,8 @@ class Figures:
     throughput: float  # successful answers per second
     p50_ms: float
     p99_ms: float
+    cpu_us: float  # server CPU time (its process and children) per successful answer
+    load: float  # the machine's 1-minute load average when the round began
 
 
 def free_port() -> int:
@@ -180,8 +182,11 @@ async def load(
     return latencies, ok_count, errors, elapsed
 
 
-def measure(name: str, port: int, target: str, concurrency: int, total: int) -> Figures:
+def measure(name: str, port: int, pid: int, target: str, concurrency: int, total: int) -> Figures:
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cpu_before = cpu_seconds(pid)
     latencies, ok_count, errors, elapsed = asyncio.run(load(port, target, concurrency, total))
+    cpu = cpu_seconds(pid) - cpu_before
     latencies.sort()
     at = lambda q: latencies[min(len(latencies) - 1, int(len(latencies) * q))] * 1000  # noqa: E731
     return Figures(
@@ -193,7 +198,33 @@ def measure(name: str, port: int, target: str, concurrency: int, total: int) -> 
         throughput=round(ok_count / elapsed, 1),
         p50_ms=round(at(0.5), 2) if latencies else float("nan"),
         p99_ms=round(at(0.99), 2) if latencies else float("nan"),
+        cpu_us=round(cpu / max(1, ok_count) * 1e6, 1),
+        load=round(load_before, 2),
     )
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of process ``pid`` and its descendants (Linux ``/proc``;
+    0 elsewhere): a cost per answer that the machine's other load disturbs less than
+    throughput does."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry.name))
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        total += times.get(current, 0.0)
+        todo.extend(children.get(current, []))
+    return total
 
 
 def spread(values: list[float]) -> str:
@@ -235,8 +266,10 @@ def main() -> None:
     runs: dict[str, list[Figures]] = {name: [] for name in servers}
     try:
         for _ in range(args.rounds):  # alternate, so both see the same machine load
-            for name, (port, _process) in servers.items():
-                runs[name].append(measure(name, port, target, args.concurrency, args.requests))
+            for name, (port, process) in servers.items():
+                runs[name].append(
+                    measure(name, port, process.pid, target, args.concurrency, args.requests)
+                )
     finally:
         for _port, process in servers.values():
             process.terminate()
@@ -248,7 +281,19 @@ def main() -> None:
     )
     print(f"settings: saikoro serve defaults; bare uvicorn options {uvicorn_settings()}")
     print(f"body: {body_file.read_bytes().decode()}")
-    print(f"{'server':<16}{'ok req/s min/med/max':>26}{'p50 ms':>22}{'p99 ms':>22}  errors")
+    print("rounds (load average of the machine before each):")
+    for i in range(args.rounds):
+        for name in runs:
+            f = runs[name][i]
+            print(
+                f"  {i + 1} {name:<16}{f.throughput:>9.1f} ok/s  p50 {f.p50_ms:>7.2f} ms"
+                f"  p99 {f.p99_ms:>7.2f} ms  cpu {f.cpu_us:>6.1f} us/answer"
+                f"  load {f.load:.2f}  errors {f.errors or 0}"
+            )
+    print(
+        f"{'server':<16}{'ok req/s min/med/max':>26}{'p50 ms':>22}{'p99 ms':>22}"
+        f"{'cpu us/answer':>22}  errors"
+    )
     for name, figures in runs.items():
         errors: Counter[str] = Counter()
         for f in figures:
@@ -256,14 +301,15 @@ def main() -> None:
         print(
             f"{name:<16}{spread([f.throughput for f in figures]):>26}"
             f"{spread([f.p50_ms for f in figures]):>22}{spread([f.p99_ms for f in figures]):>22}"
-            f"  {dict(errors) or 0}"
+            f"{spread([f.cpu_us for f in figures]):>22}  {dict(errors) or 0}"
         )
-    med = {name: {k: statistics.median(getattr(f, k) for f in fs) for k in ("throughput", "p99_ms")}
+    med = {name: {k: statistics.median(getattr(f, k) for f in fs) for k in ("throughput", "p99_ms", "cpu_us")}
            for name, fs in runs.items()}  # fmt: skip
     ratio = med["saikoro"]["throughput"] / med["bare Starlette"]["throughput"]
     p99_ratio = med["saikoro"]["p99_ms"] / med["bare Starlette"]["p99_ms"]
+    cpu_ratio = med["bare Starlette"]["cpu_us"] / max(1e-9, med["saikoro"]["cpu_us"])
     print(f"median ratios saikoro/bare: throughput {ratio:.2f} (target >= 0.8), "
-          f"p99 {p99_ratio:.2f} (target <= 2)")  # fmt: skip
+          f"p99 {p99_ratio:.2f} (target <= 2); answers per CPU second {cpu_ratio:.2f}")  # fmt: skip
     if args.json:
         args.json.write_text(
             json.dumps(
@@ -271,6 +317,7 @@ def main() -> None:
                     "runs": {name: [asdict(f) for f in fs] for name, fs in runs.items()},
                     "throughput_ratio": round(ratio, 3),
                     "p99_ratio": round(p99_ratio, 3),
+                    "cpu_ratio": round(cpu_ratio, 3),
                 },
                 indent=2,
             )

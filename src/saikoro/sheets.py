@@ -215,6 +215,58 @@ def sheet_from_data(data: Any, system: str | None = None) -> SheetBase:
         ) from None
 
 
+#: How many validated sheets :func:`table_sheet` keeps (a few rooms' characters).
+_TABLE_SHEETS = 512
+
+
+class _Known:
+    """A stored sheet dict, its validated sheet and (once asked) its references."""
+
+    __slots__ = ("data", "references", "sheet")
+
+    def __init__(self, data: dict[str, Any], sheet: SheetBase) -> None:
+        self.data = data
+        self.sheet = sheet
+        self.references: dict[str, int] | None = None
+
+
+_by_content: dict[str, _Known] = {}
+#: The same by the stored dict itself (kept alive in the entry, so its id is not reused).
+_by_identity: dict[int, _Known] = {}
+
+
+def _known(data: dict[str, Any]) -> _Known:
+    known = _by_identity.get(id(data))
+    if known is not None and known.data is data:
+        return known
+    key = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    known = _by_content.get(key)
+    if known is None:
+        if len(_by_content) >= _TABLE_SHEETS:
+            _by_content.clear()
+        known = _by_content[key] = _Known(data, sheet_from_data(data))
+    if len(_by_identity) >= _TABLE_SHEETS:
+        _by_identity.clear()
+    _by_identity[id(data)] = _Known(data, known.sheet) if known.data is not data else known
+    return _by_identity[id(data)]
+
+
+def table_sheet(data: dict[str, Any]) -> SheetBase:
+    """:func:`sheet_from_data` of a table character's stored sheet, cached by its content:
+    the trackers read a character's sheet on every line (validating it each time was the
+    table's hot path). The sheet returned is shared: read it, never change it (nor the
+    dict: a table never edits a stored sheet in place)."""
+    return _known(data).sheet
+
+
+def table_sheet_references(data: dict[str, Any]) -> dict[str, int]:
+    """``table_sheet(data).references()``, computed once per sheet (a new dict each call)."""
+    known = _known(data)
+    if known.references is None:
+        known.references = dict(known.sheet.references())
+    return dict(known.references)
+
+
 def parse_sheet_text(text: str, suffix: str = ".json", system: str | None = None) -> SheetBase:
     try:
         if suffix.lower() in (".yaml", ".yml"):

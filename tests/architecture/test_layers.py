@@ -3,8 +3,8 @@
 ``dice`` → ``systems`` (+ ``sheets``) → ``table``, ``odds``, ``rules_coverage``, ``api`` →
 ``store``, ``transfer`` → ``cli``, ``server``: a module imports only from its own component or
 a lower layer, so there is no import cycle between packages. A game system's folder holds two
-plug-in modules that belong to the layer they plug into: ``systems/<id>/tracker.py`` (table)
-and ``systems/<id>/transfer.py`` (transfer), and their helpers ``tracker_<part>.py`` /
+plug-in modules that belong to the layer they plug into: ``systems/<id>/tracker.py`` (table),
+``systems/<id>/transfer.py`` (transfer) and ``systems/<id>/simulate.py`` (simulate), and their helpers ``tracker_<part>.py`` /
 ``transfer_<part>.py`` (a tracker's verbs kept apart); the registry reaches them by their manifest's
 location strings, never by an import. Imports under ``if TYPE_CHECKING:`` are type-only and
 not counted. Lazy imports inside functions are counted (they are still dependencies).
@@ -32,13 +32,14 @@ LAYERS: dict[str, int] = {
     "api": 3,
     "store": 4,
     "transfer": 4,
+    "simulate": 4,  # the encounter simulator: plays the table core with the odds' help
     "server": 5,
     "discord": 6,  # the Discord front end, on the server's table service
     "cli": 7,  # saikoro serve starts the server
 }
 
 #: Plug-in modules of a system folder → the component they belong to.
-PLUGINS = {"tracker": "table", "transfer": "transfer"}
+PLUGINS = {"tracker": "table", "transfer": "transfer", "simulate": "simulate"}
 
 
 def module_name(path: Path) -> str:

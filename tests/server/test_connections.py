@@ -15,6 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -23,7 +24,12 @@ from fastapi import WebSocket
 
 from saikoro.server import create_app
 from saikoro.server.app import MAX_BODY_BYTES
-from saikoro.server.connections import ConnectionRules, uvicorn_options
+from saikoro.server.connections import (
+    ConnectionRules,
+    GuardedH11Protocol,
+    guarded_protocol,
+    uvicorn_options,
+)
 
 #: Short bounds, for the tests that a bound is applied: each waits for the server's answer
 #: (a 408, a close), never for a time, so a loaded machine only makes them slower.
@@ -37,8 +43,9 @@ HANG_GUARD = 120.0
 
 
 @contextmanager
-def running(rules: ConnectionRules) -> Iterator[int]:
-    """The app (with a WebSocket echo route) on uvicorn with ``rules``; yields the port."""
+def running(rules: ConnectionRules, http: type | None = None) -> Iterator[int]:
+    """The app (with a WebSocket echo route) on uvicorn with ``rules`` (and the protocol
+    class ``http`` instead of theirs); yields the port."""
     app = create_app()
 
     @app.websocket("/ws-echo")
@@ -47,9 +54,8 @@ def running(rules: ConnectionRules) -> Iterator[int]:
         while True:
             await websocket.send_text(await websocket.receive_text())
 
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=0, log_level="warning", **uvicorn_options(rules)
-    )
+    options = {**uvicorn_options(rules), **({"http": http} if http is not None else {})}
+    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", **options)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -189,6 +195,50 @@ def test_keep_alive_connections_serve_many_requests(patient_port: int) -> None:
         for _ in range(5):
             sock.sendall(b"GET /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")
             assert read_response(sock).startswith(b"HTTP/1.1 200")
+
+
+class _CountingLoop:
+    """The event loop, counting the timers a connection's rules set (uvicorn's own aside)."""
+
+    def __init__(self, loop: Any) -> None:
+        self.loop = loop
+        self.timers = 0
+
+    def count(self, callback: Any) -> None:
+        function = getattr(callback, "__func__", None)
+        self.timers += getattr(function, "__module__", None) == GuardedH11Protocol.__module__
+
+    def call_at(self, when: float, callback: Any, *args: Any) -> Any:
+        self.count(callback)
+        return self.loop.call_at(when, callback, *args)
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> Any:
+        self.count(callback)
+        return self.loop.call_later(delay, callback, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.loop, name)
+
+
+def test_a_kept_alive_connection_sets_one_timer_not_one_per_request() -> None:
+    """The header and body bounds cost a timer per connection (re-armed only when it comes
+    due), not a timer set and cancelled around every request (issue 20: per-request work
+    off the hot path)."""
+    loops: list[_CountingLoop] = []
+
+    class Counted(guarded_protocol(PATIENT)):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.loop = _CountingLoop(self.loop)
+            loops.append(self.loop)
+
+    with running(PATIENT, http=Counted) as bound, connect(bound) as sock:
+        for _ in range(30):
+            sock.sendall(
+                b"GET /v2/game_system/DiceBot/roll?command=2D6 HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            assert read_response(sock).startswith(b"HTTP/1.1 200")
+    assert [loop.timers for loop in loops] == [1]
 
 
 def test_a_kept_alive_connection_is_closed_when_idle(port: int) -> None:

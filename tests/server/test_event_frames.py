@@ -217,3 +217,34 @@ def test_a_revoke_reaches_another_process_through_the_pubsub(postgres_url: str) 
             await there.stop()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.postgres
+def test_a_revoke_by_a_process_without_a_server_is_heard_on_postgresql(postgres_url: str) -> None:
+    """``saikoro room revoke`` on PostgreSQL (a store of its own, no pubsub, nobody calling
+    the service's ``revoked``): the revoke's transaction notifies, and a server whose
+    once-a-second look at revocations is switched off refuses the token it kept."""
+    from saikoro.server.table.service import REVOKED_NOTICE
+    from saikoro.store.sql import open_store
+
+    async def scenario() -> None:
+        there = TableService(postgres_url)
+        there.hub.poll_seconds = 3600.0  # only the notice can tell it
+        heard = asyncio.Event()
+        there.pubsub.add_listener(lambda room, seq: seq == REVOKED_NOTICE and heard.set())
+        await there.start()
+        cli = open_store(postgres_url)
+        try:
+            name = f"失効-{uuid.uuid4().hex[:8]}"
+            created = await asyncio.to_thread(make_room, cli, name, "DiceBot")
+            link = (await there.caller_async(name, created.invite_token)).link  # kept
+            await there.caller_async(name, created.invite_token)
+            assert await asyncio.to_thread(LinkStore(cli).revoke, name, link.id)
+            await asyncio.wait_for(heard.wait(), 10)
+            with pytest.raises(TableApiError):
+                await there.caller_async(name, created.invite_token)
+        finally:
+            cli.close()
+            await there.stop()
+
+    asyncio.run(scenario())

@@ -14,14 +14,17 @@ import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from saikoro.dice.randomizer import ScriptedSource
 from saikoro.server import frames
 from saikoro.server.jobs import RollJob
-from saikoro.server.pool import PoolLimits, RollPool, _Client
+from saikoro.server.pool import PoolLimits, RollPool, _Client, _InlineBudget, _Overran
 
 from .gate import GateSource
 
@@ -380,6 +383,35 @@ def test_a_command_known_cheap_runs_on_the_loop_and_an_expensive_one_never_does(
     # An inline budget no 2D6 comes near, however busy the machine: the verdict is where
     # the job ran, not how fast (the budget's own test is the next one).
     run(check, workers=1, light_workers=1, inline_budget=600.0, deadline=600.0)
+
+
+class _WaitingDice:
+    """Dice that wait before each face (using no CPU), as a process the machine has
+    paused while others run."""
+
+    yields_faces = False
+
+    def __init__(self) -> None:
+        self.source = ScriptedSource([(1, 6)] * 3)
+
+    def roll(self, sides: int) -> int:
+        threading.Event().wait(0.05)
+        return self.source.roll(sides)
+
+
+def test_an_inline_budget_counts_the_loops_cpu_not_the_time_others_took() -> None:
+    """Time the loop's thread did not run (the machine busy elsewhere) does not use up a
+    command's inline budget: with a wall clock, one such pause sent ``2D6`` to the workers
+    for good (an overrun never runs inline again), halving the server's answers per second
+    under load (issue 20)."""
+    guard = _InlineBudget(_WaitingDice(), 0.01)
+    assert [guard.roll(6) for _ in range(3)] == [1, 1, 1]  # 0.15 s waited, no overrun
+    spent = _InlineBudget(_WaitingDice(), 0.01)
+    until = time.thread_time() + 0.02
+    while time.thread_time() < until:  # 20 ms of the thread's own CPU
+        pass
+    with pytest.raises(_Overran):
+        spent.roll(6)
 
 
 def test_an_inline_run_past_its_budget_is_handed_to_a_worker() -> None:

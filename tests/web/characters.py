@@ -72,3 +72,26 @@ ENEMIES = {
     "LittleWorld": (EXAMPLES / "littleworld" / "enemy_goblin.yaml").read_text("utf-8"),
     "UnmeiD100": (EXAMPLES / "unmeid100" / "mob_goblin.json").read_text("utf-8"),
 }
+
+
+def portrait(background: tuple[int, int, int], clothes: tuple[int, int, int]) -> bytes:
+    """A simple drawn face (a PNG) for the faces tests and the screenshots."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    picture = Image.new("RGB", (192, 192), background)
+    draw = ImageDraw.Draw(picture)
+    draw.ellipse((36, 132, 156, 252), fill=clothes)  # shoulders
+    draw.ellipse((60, 40, 132, 120), fill=(246, 214, 186))  # face
+    draw.chord((54, 30, 138, 100), 180, 360, fill=(70, 45, 30))  # hair
+    for x in (80, 106):
+        draw.ellipse((x, 74, x + 7, 82), fill=(40, 30, 30))  # eyes
+    draw.arc((84, 88, 108, 104), 20, 160, fill=(150, 60, 60), width=3)  # smile
+    out = io.BytesIO()
+    picture.save(out, "PNG")
+    return out.getvalue()
+
+
+#: The players' faces of the fights (LITTLEWORLD_PLAYERS / UNMEID100_PLAYERS, in order).
+FACES = [portrait((214, 232, 246), (40, 90, 160)), portrait((246, 226, 210), (150, 50, 60))]

@@ -84,3 +84,9 @@ def log_texts(page: Page) -> list[str]:
 
 def card_hp(page: Page, name: str) -> Any:
     return page.locator(f'.card[data-name="{name}"] .hp')
+
+
+def upload_face(page: Page, name: str, image: bytes) -> None:
+    """Choose an image file for ``name``'s face on its card (the card's upload button)."""
+    upload = page.locator(f'.card[data-name="{name}"] .face-upload input[type=file]')
+    upload.set_input_files(files=[{"name": "face.png", "mimeType": "image/png", "buffer": image}])

@@ -17,8 +17,17 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.characters import ENEMIES, LITTLEWORLD_PLAYERS, UNMEID100_PLAYERS
-from tests.web.helpers import card_hp, create_room, drop_file, invite_url, join, new_page, send_line
+from tests.web.characters import ENEMIES, FACES, LITTLEWORLD_PLAYERS, UNMEID100_PLAYERS
+from tests.web.helpers import (
+    card_hp,
+    create_room,
+    drop_file,
+    invite_url,
+    join,
+    new_page,
+    send_line,
+    upload_face,
+)
 
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -77,6 +86,10 @@ def test_a_short_fight(browser, server, system: str) -> None:
     join(player, invite, "character.json", fight["players"][0])
     join(other, invite, "character.json", fight["players"][1])
     me = player.locator("#speaker option").first.inner_text()
+    you = other.locator("#speaker option").first.inner_text()
+    for page, name, face in ((player, me, FACES[0]), (other, you, FACES[1])):  # their faces
+        upload_face(page, name, face)
+        expect(gm.locator(f'.card[data-name="{name}"] .face img')).to_have_count(1)
 
     # a palette button shows its chance before the click; its roll reaches the GM live
     button = player.locator(".palette-item", has_text=fight["palette"]).first

@@ -15,7 +15,16 @@ from saikoro.cli.roll import ROLL_HELP
 from saikoro.cli.roll import run as run_roll
 from saikoro.i18n import current_lang
 
-SUBCOMMAND_MODULES = ("play", "room", "serve", "transfer", "odds", "rules", "discord_bot")
+SUBCOMMAND_MODULES = (
+    "play",
+    "room",
+    "serve",
+    "transfer",
+    "odds",
+    "simulate",
+    "rules",
+    "discord_bot",
+)
 
 app = typer.Typer(
     name="saikoro",

@@ -202,9 +202,6 @@ def serve(
         "port": port,
         "log_level": log_level.lower(),
         "log_config": uvicorn_log_config(),
-        # Forwarded headers are read by the app (saikoro.server.proxy), from --trusted-proxy
-        # only: uvicorn's own reading would trust 127.0.0.1 by default.
-        "proxy_headers": False,
         "ws_max_size": 64 * 1024,
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,

@@ -26,11 +26,12 @@ from saikoro.dice.randomizer import DiceSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.server.bodies import error_answer, error_status_and_body, wants_extras
-from saikoro.server.fastpath import fast_roll
+from saikoro.server.face_routes import router as face_router
+from saikoro.server.fastpath import SaikoroAPI, fast_roll
 from saikoro.server.middleware import ServerMiddleware
 from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
-from saikoro.server.proxy import ForwardedHeaders, TrustedProxies
+from saikoro.server.proxy import TrustedProxies
 from saikoro.server.routes_v2 import router
 from saikoro.server.table.errors import TableApiError
 from saikoro.server.table.limits import TableLimits
@@ -48,6 +49,8 @@ from saikoro.server.web_routes import router as web_router
 #: ones (a 10 399-character table is ≈90 kB), while bounding what a client can make the
 #: server buffer.
 MAX_BODY_BYTES = 1024 * 1024
+#: The largest body of a face's upload (``PUT …/icon``; server.table.faces.MAX_FACE_BYTES).
+FACE_UPLOAD_BYTES = 2 * 1024 * 1024
 ROLL_TIMEOUT_SECONDS = 5.0
 
 DESCRIPTION = """\
@@ -151,7 +154,7 @@ def create_app(
         finally:
             await roller.close()
 
-    app = FastAPI(
+    app = SaikoroAPI(
         title="saikoro BCDice-API",
         version=__version__,
         description=DESCRIPTION,
@@ -172,12 +175,18 @@ def create_app(
     app.include_router(router)
     install_table_api(app, db_url, table_limits)
     app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
+    app.include_router(face_router, include_in_schema=db_url is not None)
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     app.router.default = _socket_not_found(app.router.default)
-    # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET, and
-    # the roll route answered before any of FastAPI's machinery.
-    app.add_middleware(ServerMiddleware, max_bytes=max_body_bytes, fast=fast_roll(app.state))
-    if trusted_proxies:  # outermost: every limit inside counts the client the proxy names
-        app.add_middleware(ForwardedHeaders, trusted=trusted_proxies)
+    # One layer: CORS on everything (the 413 of the body bound included), HEAD as GET.
+    app.add_middleware(
+        ServerMiddleware,
+        max_bytes=max_body_bytes,
+        uploads={"/icon": max(max_body_bytes, FACE_UPLOAD_BYTES)},  # a face's image (PUT)
+    )
+    # In front of everything: the proxy's client (every limit counts the client it names),
+    # then the roll route answered before any of FastAPI's machinery.
+    app.trusted = trusted_proxies
+    app.fast = fast_roll(app.state)
     return app

@@ -43,11 +43,13 @@ def wants_extras(query: dict[str, str]) -> bool:
     return query.get("saikoro", "").lower() in EXTRAS_FLAGS
 
 
+#: One encoder for every answer (``json.dumps`` with options builds one per call).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
 def encode(body: dict[str, Any]) -> bytes:
     """Compact UTF-8 JSON, as Starlette's JSONResponse."""
-    return json.dumps(
-        body, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
+    return _ENCODER.encode(body).encode("utf-8")
 
 
 def error_json(reason: str, message: str | None = None) -> dict[str, Any]:

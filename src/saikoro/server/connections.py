@@ -78,7 +78,11 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        # One timer per connection, not one per request: ``_deadline`` is when the current
+        # phase ends, and the timer fires at or before it (moved later, it re-arms itself).
         self._timer: asyncio.TimerHandle | None = None
+        self._deadline: float | None = None
+        self._drain: asyncio.TimerHandle | None = None
         self._phase: str | None = None
         self._received = False  # bytes of the current request have arrived
         self._address: str | None = None
@@ -97,7 +101,7 @@ class GuardedH11Protocol(H11Protocol):
         self._arm("headers", rules.header_timeout)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
+        self._stop_timers()
         self._release()
         super().connection_lost(exc)
 
@@ -121,7 +125,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._upgraded = True
-        self._disarm()
+        self._stop_timers()
         self._release()
         super().handle_websocket_upgrade(event)
 
@@ -130,7 +134,7 @@ class GuardedH11Protocol(H11Protocol):
 
     # -- the rules --------------------------------------------------------------
     def _watch(self) -> None:
-        """Arm the timer the request's progress calls for."""
+        """Set the deadline the request's progress calls for."""
         if self._upgraded or self.transport is None or self.transport.is_closing():
             return
         state = self.conn.their_state
@@ -144,19 +148,40 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()
 
     def _arm(self, phase: str, seconds: float) -> None:
-        self._disarm()
         self._phase = phase
-        self._timer = self.loop.call_later(seconds, self._timed_out)
+        deadline = self.loop.time() + seconds
+        self._deadline = deadline
+        timer = self._timer
+        if timer is None or timer.when() > deadline:  # none, or one due too late
+            if timer is not None:
+                timer.cancel()
+            self._timer = self.loop.call_at(deadline, self._expire)
+        # else: the timer fires earlier, finds the deadline later and re-arms for it
 
     def _disarm(self) -> None:
-        timer = getattr(self, "_timer", None)
-        if timer is not None:
-            timer.cancel()
-        self._timer = None
+        """No deadline (the timer, if any, finds none when it fires and stops)."""
         self._phase = None
+        self._deadline = None
+
+    def _stop_timers(self) -> None:
+        self._disarm()
+        for name in ("_timer", "_drain"):
+            timer = getattr(self, name, None)
+            if timer is not None:
+                timer.cancel()
+            setattr(self, name, None)
+
+    def _expire(self) -> None:
+        self._timer = None
+        deadline = self._deadline
+        if deadline is None:
+            return
+        if deadline - self.loop.time() > 0.001:  # the deadline moved on since it was armed
+            self._timer = self.loop.call_at(deadline, self._expire)
+            return
+        self._timed_out()
 
     def _timed_out(self) -> None:
-        self._timer = None
         if self._upgraded or self.transport.is_closing():
             return
         cycle = self.cycle
@@ -184,7 +209,7 @@ class GuardedH11Protocol(H11Protocol):
         self.transport.write_eof()  # sent once the answer is: the client reads it, then EOF
         with contextlib.suppress(Exception):  # uvicorn may have paused reading (flow control)
             self.transport.resume_reading()
-        self._timer = self.loop.call_later(self.rules.drain_timeout, self.transport.close)
+        self._drain = self.loop.call_later(self.rules.drain_timeout, self.transport.close)
 
     def _release(self) -> None:
         address = getattr(self, "_address", None)
@@ -213,4 +238,7 @@ def uvicorn_options(rules: ConnectionRules) -> dict[str, Any]:
         # Request line + headers: a 10240-character command of Japanese text is ≤ 92 kB
         # percent-encoded in a GET query, so that every legal command fits.
         "h11_max_incomplete_event_size": 128 * 1024,
+        # Forwarded headers are read by the app (saikoro.server.proxy), from trusted proxies
+        # only: uvicorn's own reading would trust 127.0.0.1 by default.
+        "proxy_headers": False,
     }

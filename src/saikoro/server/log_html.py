@@ -8,16 +8,18 @@ English one (said at the top), dice results are marked (the result after the las
 the outcome's class: success / failure / critical / fumble, hit / miss, damage / heal —
 :func:`saikoro.table.outcome.outcome`), rule notices and status changes are
 shown as quieter system lines. Every line carries its chat tab (``data-tab``, and its name
-before the line, as CCFOLIA's log writes ``[メイン]``); a whisper is marked.
+before the line, as CCFOLIA's log writes ``[メイン]``); a whisper is marked. A speaker's
+face (:class:`Faces`: as the log's ``icon_set`` events gave it at that line) is an ``<img>``
+whose source is a ``data:`` URL — in the file itself, so it still opens offline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from html import escape
 
-from saikoro.table.events import CHAT, ROLL, Event
+from saikoro.table.events import CHAT, ICON_SET, ROLL, Event
 from saikoro.table.outcome import outcome
 from saikoro.table.tabs import BUILTIN_TABS
 
@@ -48,6 +50,7 @@ li.system.hit,li.system.success{color:#0a7d2c}li.system.miss,li.system.failure{c
 .secret{font-size:.75em;border:1px solid #999;border-radius:3px;padding:0 .3em;margin-left:.4em}
 .tab{color:#888;font-size:.8em;margin-right:.5em}
 li.whisper{background:#f6effa}
+.face{width:2em;height:2em;border-radius:4px;object-fit:cover;vertical-align:middle;margin-right:.4em}
 """
 
 
@@ -77,6 +80,35 @@ class SpeakerColours:
         return self.given[name]
 
 
+class Faces:
+    """Each character's face as the log goes: follows the ``icon_set`` events of the log
+    (:meth:`follow`, before any filter of its lines) and gives a speaker's face as a
+    ``data:`` URL (``data_url(digest)``, made once per image; None: no such image)."""
+
+    def __init__(self, data_url: Callable[[str], str | None]) -> None:
+        self.data_url = data_url
+        self.current: dict[str, str] = {}
+        self.made: dict[str, str | None] = {}
+
+    def follow(self, numbered: Iterable[Numbered]) -> Iterator[Numbered]:
+        for seq, event in numbered:
+            if event.kind == ICON_SET:
+                name, digest = str(event.data.get("name", "")), event.data.get("icon")
+                if isinstance(digest, str) and digest:
+                    self.current[name] = digest
+                else:
+                    self.current.pop(name, None)
+            yield seq, event
+
+    def of(self, name: str) -> str | None:
+        digest = self.current.get(name)
+        if digest is None:
+            return None
+        if digest not in self.made:
+            self.made[digest] = self.data_url(digest)
+        return self.made[digest]
+
+
 def _time(at: str, lang: str) -> str:
     try:
         moment = datetime.fromisoformat(at)
@@ -95,7 +127,11 @@ def _roll_body(text: str) -> str:
 
 
 def render_line(
-    seq: int, event: Event, lang: str, colours: SpeakerColours | None = None
+    seq: int,
+    event: Event,
+    lang: str,
+    colours: SpeakerColours | None = None,
+    faces: Faces | None = None,
 ) -> str | None:
     """One ``<li>`` of the log, or None for an event with nothing to show."""
     if event.text is None:
@@ -120,6 +156,9 @@ def render_line(
         if who
         else ""
     )
+    face = faces.of(event.actor) if faces is not None and event.actor else None
+    if face is not None:
+        name = f'<img class="face" src="{escape(face)}" alt="">{name}'
     if event.kind == ROLL:
         classes = " ".join(c for c in ("roll", result) if c)
         mark = '<span class="secret">secret</span>' if event.secret else ""
@@ -137,13 +176,23 @@ def _tab_label(tab: str, lang: str) -> str:
 CHUNK_LINES = 256
 
 
-def render_log_html(room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja") -> str:
+def render_log_html(
+    room: str,
+    system: str,
+    numbered: Iterable[Numbered],
+    lang: str = "ja",
+    faces: Faces | None = None,
+) -> str:
     """The whole page."""
-    return "".join(iter_log_html(room, system, numbered, lang))
+    return "".join(iter_log_html(room, system, numbered, lang, faces))
 
 
 def iter_log_html(
-    room: str, system: str, numbered: Iterable[Numbered], lang: str = "ja"
+    room: str,
+    system: str,
+    numbered: Iterable[Numbered],
+    lang: str = "ja",
+    faces: Faces | None = None,
 ) -> Iterator[str]:
     """The page in chunks of at most :data:`CHUNK_LINES` lines, as ``numbered`` is read
     (a 100 000-event room streams in bounded memory); the line count closes the page."""
@@ -161,7 +210,7 @@ def iter_log_html(
     count = 0
     chunk: list[str] = []
     for seq, event in numbered:
-        line = render_line(seq, event, lang, colours)
+        line = render_line(seq, event, lang, colours, faces)
         if line is None:
             continue
         count += 1

@@ -34,7 +34,7 @@ EVERY_RESPONSE_HEADERS: list[tuple[bytes, bytes]] = [
     (b"x-content-type-options", b"nosniff"),
 ]
 PREFLIGHT_HEADERS: list[tuple[bytes, bytes]] = [
-    (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
+    (b"access-control-allow-methods", b"GET, POST, PUT, DELETE, OPTIONS"),
     (b"access-control-allow-headers", b"*"),
     (b"access-control-max-age", b"86400"),
 ]
@@ -87,21 +87,37 @@ def too_large(max_bytes: int) -> Message:
     )
 
 
+def too_large_body(scope: Scope, bound: int) -> tuple[int, bytes]:
+    """The 413 of a body past ``bound``: the table API's refusal under ``/api/rooms``
+    (bilingual, as its other refusals), else BCDice-API's error body."""
+    if not str(scope.get("path", "")).startswith("/api/rooms"):
+        return error_body(scope, "request too large", too_large(bound))
+    message = too_large(bound)
+    body = {
+        "ok": False,
+        "reason": "request too large",
+        "message": message.both(),
+        "messages": {"ja": message.ja, "en": message.en},
+    }
+    return 413, encode(body)
+
+
 class ServerMiddleware:
     """The server's one middleware: open CORS and saikoro's headers on every answer, a
-    body-size limit, HEAD answered as GET without a body, a JSON 500 as the last resort, and
-    ``fast`` (the roll route's answerer, :mod:`saikoro.server.fastpath`) called before
-    anything else — one layer, not four nested wrappers around every request."""
+    body-size limit, HEAD answered as GET without a body, and a JSON 500 as the last
+    resort — one layer, not four nested wrappers around every request. (The roll route's
+    GET is answered before it: :mod:`saikoro.server.fastpath`.)"""
 
     def __init__(
         self,
         app: ASGIApp,
         max_bytes: int,
-        fast: Callable[[Scope], Awaitable[tuple[int, bytes]] | None] | None = None,
+        uploads: dict[str, int] | None = None,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        self.fast = fast
+        #: path suffix → the body bound of a PUT there (an image upload), instead of ``max_bytes``.
+        self.uploads = uploads or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,36 +139,33 @@ class ServerMiddleware:
             )
             await send({"type": "http.response.body", "body": b""})
             return
-        if self._too_big(scope):
-            refusal = error_body(scope, "request too large", too_large(self.max_bytes))
+        bound = self._bound(scope)
+        if self._too_big(scope, bound):
+            refusal = too_large_body(scope, bound)
             await send_json(
                 send if not head else _headers_only(send), *refusal, EVERY_RESPONSE_HEADERS
             )
             return
-        if self.fast is not None and scope["method"] == "GET":
-            answering = self.fast(scope)
-            if answering is not None:
-                try:
-                    status, body = await answering
-                except Exception:  # the last resort, as below
-                    log.exception("unhandled error in %s %s", method, scope.get("path"))
-                    status, body = error_body(scope, "internal error")
-                await send_json(
-                    send if not head else _headers_only(send), status, body, EVERY_RESPONSE_HEADERS
-                )
-                return
-        await self._app(scope, receive, send if not head else _headers_only(send))
+        await self._app(scope, receive, send if not head else _headers_only(send), bound)
 
-    def _too_big(self, scope: Scope) -> bool:
+    def _bound(self, scope: Scope) -> int:
+        if scope["method"] == "PUT" and self.uploads:
+            path = str(scope.get("path", ""))
+            for suffix, bound in self.uploads.items():
+                if path.endswith(suffix):
+                    return bound
+        return self.max_bytes
+
+    def _too_big(self, scope: Scope, bound: int) -> bool:
         for name, value in scope.get("headers") or []:
             if name == b"content-length":
                 try:
-                    return int(value) > self.max_bytes
+                    return int(value) > bound
                 except ValueError:
                     return True
         return False
 
-    async def _app(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _app(self, scope: Scope, receive: Receive, send: Send, bound: int) -> None:
         seen = 0
         started = False
 
@@ -161,8 +174,8 @@ class ServerMiddleware:
             event = await receive()
             if event["type"] == "http.request":
                 seen += len(event.get("body", b""))
-                if seen > self.max_bytes:
-                    raise RequestTooLarge(self.max_bytes)
+                if seen > bound:
+                    raise RequestTooLarge(bound)
             return event
 
         async def send_with_cors(message: Event) -> None:
@@ -178,7 +191,7 @@ class ServerMiddleware:
             await self.app(scope, limited_receive, send_with_cors)
         except RequestTooLarge:
             if not started:
-                refusal = error_body(scope, "request too large", too_large(self.max_bytes))
+                refusal = too_large_body(scope, bound)
                 await send_json(send, *refusal, EVERY_RESPONSE_HEADERS)
             return
         except Exception:  # the last resort: a JSON 500 with CORS, never a traceback

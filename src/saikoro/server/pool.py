@@ -54,7 +54,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from saikoro.dice.randomizer import DiceSource
+from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.server import frames
@@ -154,22 +154,30 @@ class DeadlineSource:
         return self.source.roll(sides)
 
 
+_LOOP_SOURCE: DiceSource = RandomSource()  # stateless: serves every run on the loop
+
+
 class _Overran(Exception):
     """An inline run went past its budget (never a SaikoroError: no answer catches it)."""
 
 
 class _InlineBudget:
-    """A dice source for a run on the event loop: a die asked for past ``seconds`` ends it."""
+    """A dice source for a run on the event loop: a die asked for once the run has used
+    ``seconds`` of the loop thread's CPU ends it.
+
+    CPU time, not wall time: what the budget bounds is the work a command makes the loop
+    do. A wall clock would also count the moments the operating system gave the CPU to
+    another process — on a busy machine that once sent ``2D6`` to the workers for good
+    (an overrun is never run inline again), doubling the cost of every later one.
+    """
 
     def __init__(self, source: DiceSource | None, seconds: float) -> None:
-        from saikoro.dice.randomizer import RandomSource
-
-        self.source = source if source is not None else RandomSource()
-        self.deadline = time.monotonic() + seconds
+        self.source = source if source is not None else _LOOP_SOURCE
+        self.deadline = time.thread_time() + seconds
         self.yields_faces = getattr(self.source, "yields_faces", False)
 
     def roll(self, sides: int) -> int:
-        if time.monotonic() > self.deadline:
+        if time.thread_time() > self.deadline:
             raise _Overran()
         return self.source.roll(sides)
 
@@ -509,7 +517,7 @@ class RollPool:
         """Run ``job`` here; None when it overran ``inline_budget`` (a worker takes it)."""
         source = self.source_factory() if self.source_factory is not None else None
         guard = _InlineBudget(source, self.limits.inline_budget)
-        started = time.process_time()
+        started = time.thread_time()  # the loop's own CPU (not the spawner's threads)
         try:
             reply = answer(job, guard)
         except _Overran:  # never on the loop again (its cost on a worker is CPU time only)
@@ -517,7 +525,7 @@ class RollPool:
             while len(self._overran) > self.KNOWN_COMMANDS:
                 self._overran.popitem(last=False)
             return None
-        cost = time.process_time() - started
+        cost = time.thread_time() - started
         client.cost += self.COST_WEIGHT * (cost - client.cost)
         self._remember(job, cost)
         return reply
@@ -571,8 +579,9 @@ class RollPool:
         ):
             return error_reply(TooManyRequestsError(), job.extras)
         if self._runs_inline(client, job):
+            # Synchronous and bounded by ``inline_budget``; the request's task then ends,
+            # so everyone else on the loop gets their turn right after.
             reply = self._inline(client, job)
-            await asyncio.sleep(0)  # a turn for everyone else on the loop after each one
             if reply is not None:
                 return reply
         worker = await self._turn(key, client, self._predicted_heavy(client, job))

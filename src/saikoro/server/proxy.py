@@ -3,7 +3,8 @@
 A proxy that terminates TLS (Caddy, nginx) connects to ``saikoro serve`` itself, so the
 server sees the proxy's address, ``http`` and whatever ``Host`` the proxy sends. The proxy
 says who the client was in ``X-Forwarded-For``, ``X-Forwarded-Proto`` and
-``X-Forwarded-Host`` — but any client can send those headers too. :class:`ForwardedHeaders`
+``X-Forwarded-Host`` — but any client can send those headers too. :func:`forwarded_scope`
+(applied to every request by the app's front door, :class:`saikoro.server.fastpath.SaikoroAPI`)
 believes them only on a connection from an address of :class:`TrustedProxies` (``saikoro
 serve --trusted-proxy``; none by default), and then rewrites the request's client address
 (what the per-address limits count), scheme and host (what invite and GM links are built
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
-from saikoro.server.middleware import ASGIApp, Receive, Scope, Send
+from saikoro.server.middleware import Scope
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -183,17 +184,3 @@ def forwarded_scope(scope: Scope, trusted: TrustedProxies) -> Scope:
         public_host = _last(host).encode("latin-1")
         changed["headers"] = [(n, v) for n, v in headers if n != b"host"] + [(b"host", public_host)]
     return {**scope, **changed} if changed else scope
-
-
-class ForwardedHeaders:
-    """ASGI middleware applying :func:`forwarded_scope` to HTTP and WebSocket requests."""
-
-    def __init__(self, app: ASGIApp, trusted: TrustedProxies) -> None:
-        self.app = app
-        self.trusted = trusted
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and self.trusted:
-            # In place, as uvicorn's own proxy middleware: its access log reads this scope.
-            scope.update(forwarded_scope(scope, self.trusted))
-        await self.app(scope, receive, send)

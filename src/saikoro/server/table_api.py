@@ -303,6 +303,10 @@ async def join_room(room: str, body: JoinRoom, request: Request) -> dict[str, An
     _link, token, as_name = await asyncio.to_thread(
         service.join, record, invite, content, body.name
     )
+    # an Udonarium zip's image becomes the character's face
+    await asyncio.to_thread(
+        service.faces_from_file, record, Actor.player(as_name), content, [as_name]
+    )
     await service.publish_latest(room)  # the new character reaches the table live
     return {"token": token, "url": room_url(base_url(request), room, token), "as": as_name}
 
@@ -331,6 +335,8 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
         all_npcs=body.all_npcs,
     )
     service.forget_usage(caller.room)
+    # an Udonarium zip's images become the characters' faces
+    await asyncio.to_thread(service.faces_from_file, caller.room, caller.actor, content, added)
     await service.publish_latest(room)
     return {"ok": True, "as": added[0], "added": added}
 
@@ -441,7 +447,8 @@ async def get_log_html(
     tab: str | None = Query(None, max_length=100, description="only this chat tab"),
     whispers: bool = Query(False, description="with the whispers (the GM's download only)"),
 ) -> Response:
-    from saikoro.server.log_html import iter_log_html
+    from saikoro.server.log_html import Faces, iter_log_html
+    from saikoro.server.table.faces import log_face
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
@@ -459,16 +466,18 @@ async def get_log_html(
     # sent as it is rendered (bounded memory).
     revealed = await asyncio.to_thread(service.revealed, caller.room)
     numbered = service.published_events(caller.room, revealed, whispers=whispers)
+    faces = Faces(lambda digest: log_face(service.store, caller.room, digest))
+    numbered = faces.follow(numbered)  # every face change, also of a tab not downloaded
     if tab:
         numbered = ((seq, e) for seq, e in numbered if e.shown_tab == tab)
-    chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang))
+    chunks = iter_log_html(caller.room.name, caller.room.system, numbered, _lang(lang), faces)
     filename = quote(f"{caller.room.name}.html")
     return StreamingResponse(
         (chunk.encode("utf-8") for chunk in chunks),
         media_type="text/html; charset=utf-8",
         headers={
             "Content-Disposition": f"inline; filename*=UTF-8''{filename}",
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         },
     )
 

@@ -19,9 +19,9 @@ from fastapi.responses import JSONResponse
 
 router = APIRouter(include_in_schema=False)
 
-#: The page may load and connect to its own origin only.
+#: The page may load and connect to its own origin only (faces: object URLs of what it fetched).
 CSP = (
-    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self'; "
+    "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
     "script-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 MEDIA_TYPES = {

@@ -8,6 +8,7 @@ links (:class:`~saikoro.store.links.LinkStore`) live in the same database.
 from __future__ import annotations
 
 from saikoro.store import discord_links as _discord_links  # noqa: F401  (its tables join sql.metadata)
+from saikoro.store import images as _images  # noqa: F401  (its table joins sql.metadata)
 from saikoro.store.links import Link, LinkStore  # its table joins sql.metadata
 from saikoro.store.sql import SqlStore, StorageUnavailableError, StoreError, open_store
 from saikoro.table.storage import RoomRecord, VersionConflict

@@ -23,7 +23,7 @@ from sqlalchemy import Column, Index, String, Table, func, insert, select, updat
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 
-from saikoro.store.sql import SqlStore, metadata
+from saikoro.store.sql import NOTIFY_CHANNEL, REVOKED_SEQ, SqlStore, metadata, notify_payload
 from saikoro.table.capabilities import LINK_ROLES, Link, LinkTaken
 from saikoro.table.events import now_iso
 from saikoro.table.storage import ROOM_NAME_LENGTH
@@ -55,6 +55,9 @@ Index(
     sqlite_where=_LIVE_PLAYER,
     postgresql_where=_LIVE_PLAYER,
 )
+
+#: How many links were ever revoked (it only grows: a change means a revoke).
+REVOKED_COUNT = select(func.count()).select_from(links).where(links.c.revoked_at.isnot(None))
 
 
 def token_hash(token: str) -> str:
@@ -138,20 +141,28 @@ class LinkStore:
         return _link(row) if row is not None else None
 
     def revoke(self, room: str, link_id: str) -> bool:
-        """Revoke a link of ``room``; False when there is no such live link."""
+        """Revoke a link of ``room``; False when there is no such live link.
+
+        On PostgreSQL the same transaction notifies every server (whoever revokes: a
+        server's route or ``saikoro room revoke``), which then forgets its resolved tokens
+        of the room; on SQLite servers notice the commit itself
+        (:mod:`saikoro.store.changes`)."""
         with self.store._faults("リンクを保存", "save a link"), self.engine.begin() as conn:
             moved = conn.execute(
                 update(links)
                 .where(links.c.id == link_id, links.c.room == room, links.c.revoked_at.is_(None))
                 .values(revoked_at=now_iso())
             ).rowcount
+            if moved == 1 and conn.dialect.name == "postgresql":  # sent on commit only
+                conn.execute(
+                    select(func.pg_notify(NOTIFY_CHANNEL, notify_payload(room, REVOKED_SEQ)))
+                )
         return moved == 1
 
     def revoked_count(self) -> int:
         """How many links were ever revoked (it only grows: a change means a revoke)."""
         with self.store._faults("リンクを読み込", "read links"), self.engine.connect() as conn:
-            query = select(func.count()).select_from(links).where(links.c.revoked_at.isnot(None))
-            return int(conn.execute(query).scalar_one())
+            return int(conn.execute(REVOKED_COUNT).scalar_one())
 
     def reissue(self, room: str, link_id: str) -> tuple[Link, str] | None:
         """Revoke a link and create one of the same role and character in its place."""

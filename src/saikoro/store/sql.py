@@ -63,6 +63,7 @@ from saikoro.table.state import RoomState, apply_in_place, replay
 from saikoro.table.storage import ROOM_NAME_LENGTH, RoomRecord, VersionConflict
 
 if TYPE_CHECKING:
+    from saikoro.store.images import ImageStore
     from saikoro.store.links import LinkStore
 
 T = TypeVar("T")
@@ -72,6 +73,9 @@ SNAPSHOT_EVERY = 500
 
 #: The PostgreSQL channel each append notifies and every saikoro server listens on.
 NOTIFY_CHANNEL = "saikoro_events"
+#: The ``seq`` of a notice that says "a link of this room was revoked" (every server
+#: drops its resolved tokens of the room at once).
+REVOKED_SEQ = -1
 
 metadata = MetaData()
 
@@ -333,6 +337,13 @@ class SqlStore:
 
         return LinkStore(self)
 
+    @functools.cached_property
+    def images(self) -> ImageStore:
+        """The rooms' images (faces), in this database (:mod:`saikoro.store.images`)."""
+        from saikoro.store.images import ImageStore
+
+        return ImageStore(self)
+
     # -- rooms -----------------------------------------------------------------
     def get_room(self, name: str) -> RoomRecord | None:
         """The room called ``name``; StoreError when its record disagrees with its events
@@ -486,7 +497,11 @@ class SqlStore:
         return new_version
 
     def room_bytes(self, room: RoomRecord) -> int:
-        """Bytes of the room's stored events (their JSON, UTF-8): what its quota counts."""
+        """Bytes of the room's stored events (their JSON, UTF-8) and images: what its
+        quota counts."""
+        return self._event_bytes(room) + self.images.room_bytes(room)
+
+    def _event_bytes(self, room: RoomRecord) -> int:
         body = events.c.body
         with self._faults("読み込み", "read"), self.engine.connect() as conn:
             size = (

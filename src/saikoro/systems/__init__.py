@@ -182,7 +182,10 @@ class SystemRegistry(Mapping[str, GameSystem]):
         settings. Raises pydantic's ValidationError for a bad override."""
         import json
 
-        key = (system_id, json.dumps(dict(overrides or {}), sort_keys=True, ensure_ascii=False))
+        shown = (
+            json.dumps(dict(overrides), sort_keys=True, ensure_ascii=False) if overrides else "{}"
+        )  # most rooms keep the defaults: no JSON to write on the tracker's every look
+        key = (system_id, shown)
         if key not in self._settings:
             if len(self._settings) >= _CACHED_SETTINGS:
                 self._settings.clear()  # rooms' house rules: a few; a flood must not grow it

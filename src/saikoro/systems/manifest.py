@@ -14,6 +14,8 @@ does not import the table, the transfer code or pydantic:
 - ``palette`` — the chat palette builder (``sheet -> list[str]``);
 - ``palette_en`` — the English of the builder's labels (``label -> str``), for the English
   web page (the lines themselves stay what the tools take);
+- ``simulation`` — the encounter simulator's playbook (what a fighter of this system may
+  type on its turn, who is out of the fight: :class:`saikoro.simulate.model.Playbook`);
 - ``rules_spec`` / ``rules_reference`` — for a system that is not in RULES.md, files in its
   folder with its rule bullets (RULES.md's format) and its rules reference (``docs/rules``'s).
 
@@ -55,6 +57,7 @@ class SystemManifest:
         "rules_spec",
         "settings",
         "sheet",
+        "simulation",
         "tracker",
         "transfer_profile",
     )
@@ -71,6 +74,7 @@ class SystemManifest:
         transfer_profile: str | None = None,
         palette: str | None = None,
         palette_en: str | None = None,
+        simulation: str | None = None,
         rules_spec: str | None = None,
         rules_reference: str | None = None,
     ) -> None:
@@ -83,6 +87,7 @@ class SystemManifest:
         self.transfer_profile = transfer_profile
         self.palette = palette
         self.palette_en = palette_en
+        self.simulation = simulation
         self.rules_spec = rules_spec
         self.rules_reference = rules_reference
         self._loaded: dict[str, Any] = {}
@@ -132,6 +137,16 @@ class SystemManifest:
     def palette_english(self) -> PaletteEnglish | None:
         english: PaletteEnglish | None = self._load(self.palette_en)
         return english
+
+    def playbook(self) -> Any:
+        """The system's playbook for ``saikoro simulate`` (one instance per process), or
+        None when the system cannot be simulated."""
+        if self.simulation is None:
+            return None
+        key = "playbook instance"
+        if key not in self._loaded:
+            self._loaded[key] = self._load(self.simulation)()
+        return self._loaded[key]
 
     def read_text(self, relative: str | None) -> str | None:
         """A file shipped in the system's folder (its rules spec or reference), or None."""

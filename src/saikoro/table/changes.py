@@ -38,6 +38,7 @@ _ONE_CHARACTER = frozenset(
         ev.CONDITION_REMOVED,
         ev.FIELD_SET,
         ev.TURN_STARTED,
+        ev.ICON_SET,
     }
 )
 #: Kinds that change the combat view (round, order, current).
@@ -98,7 +99,7 @@ def state_change(after: RoomState, event: Event) -> StateChange:
             whole=True,
             system=after.system,
         )
-    if kind not in STATE_KINDS or kind in _UNSEEN:
+    if (kind not in STATE_KINDS and kind != ev.ICON_SET) or kind in _UNSEEN:
         return StateChange(version)
     names: list[str] = []
     removed: tuple[str, ...] = ()

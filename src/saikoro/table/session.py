@@ -140,6 +140,17 @@ class TableSession:
         network); persisted before returning. Raises SaikoroError."""
         return self._commit(lambda state, ctx: dispatch_sheet(state, sheet, ctx, side), actor)
 
+    def set_icon(
+        self, name: str, digest: str | None, content_type: str = "", *, actor: Actor
+    ) -> Outcome:
+        """Give the character ``name`` the face stored as ``digest`` (None: remove it), as
+        ``actor`` (its player or the GM); persisted before returning. Raises SaikoroError."""
+        from saikoro.table.faces import icon_outcome
+
+        return self._commit(
+            lambda state, _ctx: icon_outcome(state, actor, name, digest, content_type), actor
+        )
+
     def _commit(
         self, carry_out: Callable[[RoomState, Context], Outcome], actor: Actor | None
     ) -> Outcome:

@@ -57,6 +57,9 @@ class Character(BaseModel):
     fields: dict[str, Any] = Field(default_factory=dict)
     #: How many of their own turns this character has started in the current combat.
     own_turns: int = 0
+    #: The SHA-256 of the character's face (its icon, stored beside the log) or None;
+    #: set by ICON_SET events (:mod:`saikoro.table.faces`).
+    icon: str | None = None
 
     def condition(self, label: str) -> Condition | None:
         for c in self.conditions:
@@ -96,7 +99,17 @@ class RoomState(BaseModel):
     fields: dict[str, Any] = Field(default_factory=dict)
 
     def clone(self) -> RoomState:
-        return self.model_copy(deep=True)
+        """A deep copy (every table line works on one): built field by field, since the state
+        holds only JSON-like values and these models — several times faster than
+        ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
+        character's ``sheet`` dict is shared: nothing changes it in place."""
+        values = dict(self.__dict__)
+        values["characters"] = {name: _copy_character(c) for name, c in self.characters.items()}
+        values["combat"] = None if self.combat is None else _copy_combat(self.combat)
+        values["undo_stack"] = [list(entry) for entry in self.undo_stack]
+        values["fields"] = copy_json(self.fields)
+        made: RoomState = _model(RoomState, self.model_fields_set, values)
+        return made
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -107,6 +120,64 @@ class RoomState(BaseModel):
 
     def character(self, name: str) -> Character | None:
         return self.characters.get(name)
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _model(cls: type[Any], fields_set: set[str], values: dict[str, Any]) -> Any:
+    """A model instance from values already valid (what ``model_construct`` does, without
+    its per-field defaults pass: every field is given)."""
+    made = _new(cls)
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(fields_set))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
+
+
+#: Values copied by reference (immutable).
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars; a tuple or another value is
+    kept as it is: nothing in a room's state is mutable but dicts, lists and models)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else copy_json(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else copy_json(v) for v in value]
+    if isinstance(value, BaseModel):
+        return value.model_copy(deep=True)
+    return value
+
+
+def _copy_condition(c: Condition) -> Condition:
+    values = dict(c.__dict__)
+    values["mods"] = dict(c.mods)
+    values["rules"] = list(c.rules)
+    made: Condition = _model(Condition, c.model_fields_set, values)
+    return made
+
+
+def _copy_character(c: Character) -> Character:
+    values = dict(c.__dict__)  # the sheet dict is shared: an event replaces it, never edits it
+    values["statuses"] = dict(c.statuses)
+    values["conditions"] = [_copy_condition(x) for x in c.conditions]
+    values["fields"] = copy_json(c.fields)
+    made: Character = _model(Character, c.model_fields_set, values)
+    return made
+
+
+def _copy_combat(c: Combat) -> Combat:
+    values = dict(c.__dict__)
+    values["order"] = list(c.order)
+    values["acted"] = list(c.acted)
+    values["fields"] = copy_json(c.fields)
+    made: Combat = _model(Combat, c.model_fields_set, values)
+    return made
 
 
 def apply(state: RoomState, event: Event) -> RoomState:
@@ -157,6 +228,10 @@ def apply_in_place(state: RoomState, event: Event) -> None:
     if kind == ev.UNDONE:
         restored = RoomState.from_json(data["restore"])
         restored.version = state.version
+        # A face is no line's effect: undoing a line keeps every face as it is now.
+        faces = {name: c.icon for name, c in state.characters.items()}
+        for name, character in restored.characters.items():
+            character.icon = faces.get(name, character.icon)
         state.__dict__.update(restored.__dict__)
         return
     if kind in STATE_KINDS and event.command_id:
@@ -282,6 +357,12 @@ def _combat_ended(state: RoomState, data: dict[str, Any]) -> None:
         _restart_own_turns(character)
 
 
+def _icon_set(state: RoomState, data: dict[str, Any]) -> None:
+    character = state.characters.get(data["name"])
+    if character is not None:
+        character.icon = data.get("icon") or None
+
+
 def _party_down(state: RoomState, data: dict[str, Any]) -> None:
     state.fields["party_down"] = bool(data.get("down", True))
 
@@ -324,6 +405,7 @@ _HANDLERS = {
     ev.COMBAT_SET: _combat_set,
     ev.COMBAT_ENDED: _combat_ended,
     ev.PARTY_DOWN: _party_down,
+    ev.ICON_SET: _icon_set,
 }
 
 

@@ -99,9 +99,9 @@ class Tracker:
 
     def references(self, character: Character) -> dict[str, int]:
         """``{ラベル}`` values of a character as they are now (sheet + current statuses)."""
-        from saikoro.sheets import sheet_from_data
+        from saikoro.sheets import table_sheet_references
 
-        refs = dict(sheet_from_data(character.sheet).references())
+        refs = table_sheet_references(character.sheet)
         refs.update({"HP": character.hp, "MHP": character.max_hp, "最大HP": character.max_hp})
         refs.update(character.statuses)
         for alias, label in self.aliases.items():

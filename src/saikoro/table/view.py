@@ -126,6 +126,7 @@ def character_rows(
     """The public rows of ``names`` (as :func:`public_character`) and their values
     (``Tracker.references``), each made once for every reader."""
     from saikoro.table.dispatch import tracker_for
+    from saikoro.table.faces import icon_url
 
     tracker = tracker_for(state.system)
     rows: dict[str, dict[str, Any]] = {}
@@ -134,7 +135,7 @@ def character_rows(
         character = state.characters.get(name)
         if character is None:
             continue
-        rows[name] = public_character(character)
+        rows[name] = {**public_character(character), "icon": icon_url(state.room, character)}
         values[name] = tracker.references(character)
     return rows, values
 

@@ -35,6 +35,7 @@ __all__ = [
     "parse_character",
     "parse_characters",
     "register_with_table",
+    "udonarium_faces",
 ]
 
 
@@ -171,12 +172,37 @@ def export_ccfolia(sheet: SheetBase) -> str:
     return render_ccfolia(export_sheet(sheet))
 
 
-def export_udonarium(sheet: SheetBase) -> bytes:
-    """A Udonarium character zip (``data.xml`` inside)."""
+def export_udonarium(
+    sheet: SheetBase, image: bytes | None = None, image_type: str = "image/png"
+) -> bytes:
+    """A Udonarium character zip (``data.xml`` inside); with ``image`` (its bytes, of
+    ``image_type``), the character's face beside it, named as Udonarium names images."""
     from saikoro.transfer.mapping import export_sheet
-    from saikoro.transfer.udonarium import render_udonarium_zip
+    from saikoro.transfer.udonarium import FaceFile, render_udonarium_zip
 
-    return render_udonarium_zip(export_sheet(sheet))
+    face = FaceFile(image, image_type) if image is not None else None
+    return render_udonarium_zip(export_sheet(sheet), face)
+
+
+def udonarium_faces(raw: bytes, system: str | None = None) -> dict[str, bytes]:
+    """The faces in a Udonarium zip: each character's name (as imported) → the bytes of
+    the image its ``imageIdentifier`` names, for those whose image the zip holds (a bare
+    XML, or a zip without images: none). The bytes are as in the zip: decode them before
+    keeping them (the server does, with Pillow)."""
+    from saikoro.transfer.model import UDONARIUM_IMAGE
+    from saikoro.transfer.udonarium import images_in_zip
+
+    if raw[:4] != b"PK\x03\x04":
+        return {}
+    images = images_in_zip(raw)
+    if not images:
+        return {}
+    faces: dict[str, bytes] = {}
+    for sheet, _report in import_all(raw, "udonarium", system, accept_ambiguous=True):
+        identifier = sheet.notes.get(UDONARIUM_IMAGE, "")
+        if identifier in images:
+            faces[sheet.name] = images[identifier]
+    return faces
 
 
 def export_udonarium_xml(sheet: SheetBase) -> bytes:

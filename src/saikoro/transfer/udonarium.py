@@ -25,12 +25,14 @@ Reading is bounded (zip entries, sizes, no DTDs or entities: defusedxml).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import re
 import struct
 import zipfile
 import zlib
+from dataclasses import dataclass, replace
 from typing import Any
 from xml.etree import ElementTree
 
@@ -191,6 +193,47 @@ def read_xml_from_zip(raw: bytes) -> bytes:
                 "data.xml が大きすぎます (5 MB まで)", "data.xml too large (at most 5 MB)"
             )
         return data
+
+
+#: Image files of a zip read for faces: their suffixes (Udonarium loads a file as an image
+#: by its name's), the largest one read and how many.
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
+MAX_IMAGE_BYTES = 2 * 1024 * 1024
+MAX_IMAGES = 64
+
+
+def images_in_zip(raw: bytes) -> dict[str, bytes]:
+    """The image files of a Udonarium zip by identifier: Udonarium names an image by the
+    SHA-256 of its bytes (its ``imageIdentifier``), and saves it as ``IDENTIFIER.png``.
+    Best effort, after :func:`read_xml_from_zip` took the zip: an image that cannot be read
+    (too large, another compression, damaged) is left out, never an error."""
+    found: dict[str, bytes] = {}
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, EOFError, OSError):
+        return found
+    with archive:
+        entries = [
+            e
+            for e in archive.infolist()[:MAX_ZIP_ENTRIES]
+            if e.filename.lower().endswith(IMAGE_SUFFIXES)
+            and not e.is_dir()
+            and e.compress_type in ZIP_METHODS
+            and not e.flag_bits & _ENCRYPTED
+            and e.file_size <= MAX_IMAGE_BYTES
+        ]
+        for entry in entries[:MAX_IMAGES]:
+            try:
+                with archive.open(entry) as handle:
+                    data = handle.read(MAX_IMAGE_BYTES + 1)  # the header may lie
+            except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, OSError, ValueError):
+                continue
+            if len(data) > MAX_IMAGE_BYTES:
+                continue
+            found[hashlib.sha256(data).hexdigest()] = data
+            stem = entry.filename.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            found.setdefault(stem, data)  # a zip written by another tool names it so
+    return found
 
 
 #: What to do about a file Udonarium did not write as it is.
@@ -539,8 +582,33 @@ def render_udonarium_xml(character: PortableCharacter) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body
 
 
-def render_udonarium_zip(character: PortableCharacter) -> bytes:
+def render_udonarium_zip(character: PortableCharacter, image: FaceFile | None = None) -> bytes:
+    """The character's zip; with ``image``, its face beside ``data.xml`` as Udonarium saves
+    one: ``SHA256.png`` (of its bytes), named by the character's ``imageIdentifier``."""
+    if image is not None:
+        character = replace(
+            character, fields={**character.fields, UDONARIUM_IMAGE: image.identifier}
+        )
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("data.xml", render_udonarium_xml(character))
+        if image is not None:
+            archive.writestr(image.file_name, image.data, zipfile.ZIP_STORED)
     return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class FaceFile:
+    """An image written into a Udonarium zip: its bytes and their type (``image/png``)."""
+
+    data: bytes
+    content_type: str
+
+    @property
+    def identifier(self) -> str:
+        return hashlib.sha256(self.data).hexdigest()
+
+    @property
+    def file_name(self) -> str:
+        suffix = {"image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp"}
+        return f"{self.identifier}.{suffix.get(self.content_type, 'png')}"

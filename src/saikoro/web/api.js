@@ -72,6 +72,20 @@ export class Room {
     return data.events ?? [];
   }
 
+  /** Set a character's face to the image `file` (a File or Blob), or take it off (null). */
+  async face(name, file) {
+    const response = await fetch(`${roomPath(this.room)}/characters/${encodeURIComponent(name)}/icon`, {
+      method: file ? 'PUT' : 'DELETE',
+      headers: { Authorization: `Bearer ${this.token}`, ...(file ? { 'Content-Type': file.type || 'application/octet-stream' } : {}) },
+      body: file ?? undefined,
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok || data.ok === false) {
+      throw new ApiError(refusalText(data) || unexplained(response), response.status, data);
+    }
+    return data;
+  }
+
   async download(path) {
     const response = await fetch(roomPath(this.room) + path, {
       headers: { Authorization: `Bearer ${this.token}` },

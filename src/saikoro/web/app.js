@@ -2,6 +2,7 @@
 import { Room, createRoom } from './api.js';
 import { renderCards } from './cards.js';
 import { renderCombat } from './combat.js';
+import { Faces } from './faces.js';
 import { lang, provide, provideTerms, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { TabBar } from './tabs.js';
@@ -273,9 +274,12 @@ class RoomView {
     this.historyAt = 0;
     this.targets = new TargetMemory(room);
     this.cue = new TurnCue();
+    this.faces = new Faces(token);
+    this.faces.upload = (name, file) => this.uploadFace(name, file);
     this.log = new ChatLog($('#log'), {
       canReveal: (event) => this.me.role === 'gm' || this.me.characters.includes(event.actor),
       onReveal: (event) => this.send(`/reveal ${event.command_id}`),
+      face: (actor) => (actor === 'GM' ? null : this.faces.slot(actor)),
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
   }
@@ -395,6 +399,7 @@ class RoomView {
 
   /** Draw the speakers, cards, tracker and palette from `this.state`. */
   render() {
+    this.faces.update(this.state.characters);
     const pcs = (this.state.characters ?? []).filter((c) => c.side === 'pc');
     $('#next-step').hidden = !(this.me.role === 'gm' && pcs.length === 0);
     this.renderSpeakers();
@@ -413,7 +418,18 @@ class RoomView {
       return;
     }
     const canEdit = (name) => this.canAct(name);
-    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line) });
+    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line), faces: this.faces });
+  }
+
+  /** Upload a face for `name` (the server refuses what is no image, or over 2 MB). */
+  async uploadFace(name, file) {
+    const error = $('#line-error');
+    error.textContent = '';
+    try {
+      await this.api.face(name, file); // its event shows the face here and on every page
+    } catch (err) {
+      error.textContent = err.message;
+    }
   }
 
   canAct(name) {

@@ -1,4 +1,5 @@
 // Character cards: HP bar, conditions, row, abilities; editable by the GM and the owner.
+import { FACE_TYPES } from './faces.js';
 import { t, term } from './i18n.js';
 
 function el(tag, className, text) {
@@ -50,18 +51,36 @@ function conditionList(labels) {
   return list;
 }
 
+/** The card's face; for whoever may edit the card, a button that uploads a new one. */
+function faceOf(character, editable, faces) {
+  const slot = faces.slot(character.name);
+  if (!editable) return slot;
+  const label = el('label', 'face-upload');
+  label.title = t('changeFace');
+  const input = el('input');
+  input.type = 'file';
+  input.accept = FACE_TYPES;
+  input.setAttribute('aria-label', `${t('changeFace')}: ${character.name}`);
+  input.addEventListener('change', () => {
+    if (input.files?.[0]) faces.upload(character.name, input.files[0]);
+  });
+  label.append(slot, input);
+  return label;
+}
+
 /**
  * Render `state.characters` into `container`. `canEdit(name)`: may this viewer edit it;
  * `page`: the system's webtable.json (card values, conditions); `send(line)`: carry out a
- * table line.
+ * table line; `faces`: the page's faces (`slot(name)`, `upload(name, file)`).
  */
-export function renderCards(container, state, { canEdit, page, send }) {
+export function renderCards(container, state, { canEdit, page, send, faces }) {
   container.replaceChildren(conditionList(page.conditions));
   for (const character of state.characters ?? []) {
     const editable = canEdit(character.name);
     const card = el('article', `card side-${character.side}${character.down ? ' down' : ''}`);
     card.dataset.name = character.name;
     const head = el('header');
+    if (faces) head.append(faceOf(character, editable, faces));
     head.append(el('h3', '', character.name), el('span', 'side', t(character.side === 'npc' ? 'npc' : 'pc')));
     if (character.row) head.append(el('span', 'row', `${t('row')}: ${term(character.row)}`));
     card.append(head);

@@ -90,6 +90,7 @@ const WORDS = {
   hp: ['HP', 'HP'],
   addCondition: ['状態を追加', 'Add a condition'],
   removeCondition: ['状態を外す', 'Remove condition'],
+  changeFace: ['顔 (アイコン) を変える', 'Change face (icon)'],
   editHp: ['HP を変える', 'Change HP'],
   row: ['隊列', 'Row'],
   chance: ['成功率', 'chance of success'],

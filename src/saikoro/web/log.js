@@ -57,9 +57,11 @@ function markWords(text, flag) {
 }
 
 export class ChatLog {
-  /** `canReveal(event)` says if this viewer may reveal a secret event; `onReveal(event)`. */
-  constructor(list, { canReveal, onReveal }) {
+  /** `canReveal(event)` says if this viewer may reveal a secret event; `onReveal(event)`;
+   * `face(actor)`: the speaker's face slot beside a line (null: none). */
+  constructor(list, { canReveal, onReveal, face = () => null }) {
     this.list = list;
+    this.face = face;
     this.canReveal = canReveal;
     this.onReveal = onReveal;
     this.events = [];
@@ -157,6 +159,8 @@ export class ChatLog {
     // a whisper's "X → Y (秘話): " is said by its badge
     if (event.whisper && actor && text.startsWith(`${actor} → `)) text = text.slice(text.indexOf(': ') + 2);
     if (actor) {
+      const face = this.face(actor);
+      if (face) item.append(face);
       const who = document.createElement('span');
       who.className = 'who';
       who.textContent = actor;

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from saikoro.dice.randomizer import DiceSource
+from saikoro.errors import SaikoroError
 from saikoro.server.pubsub import PubSub, pubsub_for
 from saikoro.server.table.errors import (
+    TableApiError,
     no_such_room,
     quota_exceeded,
     rate_limited,
@@ -29,8 +31,10 @@ from saikoro.server.table.errors import (
 )
 from saikoro.server.table.feed import FeedHub, Numbered, events_after, events_of_kind
 from saikoro.server.table.limits import ConnectionCaps, TableLimits, TokenBuckets
-from saikoro.store.links import Link, LinkStore, token_hash
-from saikoro.store.sql import SqlStore, open_store
+from saikoro.store.changes import commit_counter
+from saikoro.store.images import StoredImage
+from saikoro.store.links import REVOKED_COUNT, Link, LinkStore, token_hash
+from saikoro.store.sql import REVOKED_SEQ, SqlStore, open_store
 from saikoro.table.actors import Actor
 from saikoro.table.changes import state_change, view_change
 from saikoro.table.dispatch import Outcome
@@ -47,7 +51,7 @@ MAX_CACHED_SESSIONS = 256
 MAX_CACHED_LOOKUPS = 4096
 #: The ``seq`` of a pubsub notice that says "a link of this room was revoked" (every
 #: process drops its resolved tokens of the room at once).
-REVOKED_NOTICE = -1
+REVOKED_NOTICE = REVOKED_SEQ
 #: Events decoded at once while the published log streams.
 PUBLISH_BATCH = 1000
 
@@ -114,7 +118,14 @@ class TableService:
         #: (here, by another process's notice, or seen by the periodic look at revocations).
         self._links: OrderedDict[tuple[str, str], Link] = OrderedDict()
         self._lookups_lock = threading.Lock()
+        self._forgotten = 0  # times tokens were forgotten (a link read before is not kept)
         self._revocations: int | None = None
+        #: SQLite: noticed before each use of a resolved token, a commit by anyone else
+        #: (``saikoro room revoke`` in another process) makes the revocations be counted
+        #: again, so such a revoke takes effect at the very next request.
+        self._commits = commit_counter(self.store.engine)
+        self._commits_seen: int | None = None
+        self._commits_lock = threading.Lock()
         self.pubsub.add_listener(self._notified)
 
     async def start(self) -> None:
@@ -139,6 +150,8 @@ class TableService:
                 await watcher
         await self.hub.close()
         await self.pubsub.stop()
+        if self._commits is not None:
+            self._commits.close()
         self.store.close()
 
     # -- who is calling ------------------------------------------------------------
@@ -161,12 +174,17 @@ class TableService:
         key = (room_name, token_hash(token))
         with self._lookups_lock:
             link = self._links.get(key)
+        if link is not None and self._written_elsewhere():
+            with self._lookups_lock:
+                link = self._links.get(key)
         if link is None:
+            generation = self._forgotten
             link = self.links.resolve(room_name, token)
             if link is None:
                 raise unauthorized()
             with self._lookups_lock:
-                self._remember(self._links, key, link)
+                if generation == self._forgotten:  # not revoked while it was being read
+                    self._remember(self._links, key, link)
         return Caller(link, actor_for(link), record)
 
     @staticmethod
@@ -180,6 +198,7 @@ class TableService:
         """Drop the resolved tokens of ``room`` (of every room: None); the next call of
         each reads its link again."""
         with self._lookups_lock:
+            self._forgotten += 1
             for key in [k for k in self._links if room is None or k[0] == room]:
                 del self._links[key]
 
@@ -194,10 +213,27 @@ class TableService:
         elif seq == REVOKED_NOTICE:
             self.forget_links(room)
 
+    def _written_elsewhere(self) -> bool:
+        """Whether the database was committed to by anyone else since last asked; if so,
+        the revocations are counted again first (a changed count forgets every token).
+        One at a time: a caller asking meanwhile waits for the count, never trusting a
+        token the count is about to drop."""
+        if self._commits is None:  # PostgreSQL: every revoke is heard by its NOTIFY
+            return False
+        with self._commits_lock:
+            seen = self._commits.read()
+            if seen == self._commits_seen:
+                return False
+            self.check_revocations()
+            self._commits_seen = seen
+            return True
+
     def check_revocations(self) -> None:
         """Forget every resolved token when the number of revoked links changed (a revoke
         made by a process that could not tell us: ``saikoro room revoke`` on SQLite)."""
-        count = self.links.revoked_count()
+        count = self._commits.scalar(REVOKED_COUNT) if self._commits is not None else None
+        if count is None:
+            count = self.links.revoked_count()
         if self._revocations is not None and count != self._revocations:
             self.forget_links()
         self._revocations = count
@@ -353,6 +389,81 @@ class TableService:
             body = view_state(state, actor)
             body["version"] = state.version
             return body
+
+    # -- faces -----------------------------------------------------------------------
+    def check_face(self, room: RoomRecord, actor: Actor, name: str) -> str:
+        """The room's name of the character whose face ``actor`` may change (refused:
+        no such character, someone else's)."""
+        from saikoro.table.faces import face_owner
+
+        held = self._room_session(room)
+        with held.lock:
+            held.session.refresh()
+            return face_owner(held.session.state, actor, name)
+
+    def set_face(
+        self, room: RoomRecord, actor: Actor, name: str, image: StoredImage | None
+    ) -> str | None:
+        """Give the character ``name`` the face ``image`` (None: take it off), as
+        ``actor``; the address of its face now (None: none). The image is stored first,
+        so an event never names an image the room does not have."""
+        from saikoro.table.actors import find_name
+        from saikoro.table.faces import icon_url
+
+        if image is not None:
+            self.check_quota(room)
+            self.store.images.put(room, image)
+            self.forget_usage(room)
+        held = self._room_session(room)
+        with held.lock:
+            session = held.session
+            digest = image.digest if image is not None else None
+            session.set_icon(name, digest, image.content_type if image else "", actor=actor)
+            found = find_name(name, session.state.characters)
+            character = session.state.characters[found] if found else None
+            return icon_url(room.name, character) if character is not None else None
+
+    def faces_from_file(
+        self, room: RoomRecord, actor: Actor, content: str | bytes, names: list[str]
+    ) -> list[str]:
+        """The faces an Udonarium zip holds for the characters ``names`` just brought in
+        from it, given to them as ``actor`` (an image that is no picture saikoro reads is
+        left out: the character came in, its face did not). The names that got one."""
+        from saikoro.server.table.faces import normalise_face
+        from saikoro.transfer import udonarium_faces
+
+        if not isinstance(content, bytes):
+            return []
+        try:
+            found = udonarium_faces(content, room.system)
+        except SaikoroError:
+            return []
+        given: list[str] = []
+        for name in names:
+            if name not in found:
+                continue
+            try:
+                self.set_face(room, actor, name, normalise_face(found[name]))
+            except TableApiError:
+                continue
+            given.append(name)
+        return given
+
+    def face(self, room: RoomRecord, name: str, digest: str | None) -> StoredImage | None:
+        """The stored image ``digest`` of the room (any of its faces, past or present),
+        else the current face of the character ``name`` (None: it has none)."""
+        from saikoro.table.faces import face_owner
+
+        if digest:
+            return self.store.images.get(room, digest) if len(digest) == 64 else None
+        held = self._room_session(room)
+        with held.lock:
+            if self.hub.known_end(room.name) != held.session.state.version:
+                held.session.refresh()
+            state = held.session.state
+            found = face_owner(state, Actor.gm(), name)
+            current = state.characters[found].icon
+        return self.store.images.get(room, current) if current else None
 
     # -- reading the log -------------------------------------------------------------
     def events_after(self, room: RoomRecord, after: int) -> list[Numbered]:

@@ -51,6 +51,7 @@ MANIFEST = SystemManifest(
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
     palette_en=".transfer:palette_label_en",
+    simulation=".simulate:LittleWorldPlaybook",
 )
 
 __all__ = ["MANIFEST", "LittleWorld"]

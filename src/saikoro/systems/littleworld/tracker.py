@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from pydantic import ValidationError
 
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.sheets import SheetBase, table_sheet
 from saikoro.systems.littleworld import actions as lwa
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import keeper
@@ -297,7 +297,7 @@ class LittleWorldTracker(Tracker):
         return character
 
     def _sheet(self, character: Character) -> Any:
-        return sheet_from_data(character.sheet)
+        return table_sheet(character.sheet)
 
     def ability(self, character: Character, name: str) -> int:
         """LW-ABIL-04/LW-COND-04: ability (GM-set value or sheet) + modifiers, halved asleep."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from saikoro.i18n import Message
-from saikoro.sheets import sheet_from_data
+from saikoro.sheets import table_sheet
 from saikoro.systems.littleworld import commands as lwcmd
 from saikoro.systems.littleworld import conditions as lwc
 from saikoro.systems.littleworld import inventory, keeper, special
@@ -137,7 +137,7 @@ class SpecialSituations:
 
     # -- helpers ---------------------------------------------------------------
     def _sheet(self, character: Character) -> Any:
-        return sheet_from_data(character.sheet)
+        return table_sheet(character.sheet)
 
     def _gate(self, emit: Emit, name: str, permission: special.Permission) -> None:
         """Refuse what the rules refuse; a GM's line overrides it, logged as a ruling."""

@@ -15,6 +15,7 @@ MANIFEST = SystemManifest(
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
     palette_en=".transfer:palette_label_en",
+    simulation=".simulate:UnmeiPlaybook",
 )
 
 __all__ = ["MANIFEST", "UnmeiD100"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from saikoro.i18n import Message
-from saikoro.sheets import sheet_from_data
+from saikoro.sheets import table_sheet
 from saikoro.systems.unmeid100 import distance as dist
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
@@ -29,7 +29,7 @@ RULED_CONDITION_NAMES: dict[str, str] = {"魅了": "charmed"}
 
 
 def sheet_of(character: Character) -> Any:
-    return sheet_from_data(character.sheet)
+    return table_sheet(character.sheet)
 
 
 def value_of(character: Character, refs: dict[str, int], key: str) -> int:

@@ -1,0 +1,87 @@
+"""Encounter simulator benchmark: fights per second of a 4-against-4 fight of each system.
+
+    .venv/bin/python benchmarks/bench_simulate.py [--fights 200] [--repeat 3] [--profile]
+
+Each fight is played line by line through the real table core (``saikoro simulate``), so the
+cost is the table's: it prints, per system, the fights per second (best of ``--repeat`` runs
+of ``--fights`` fights, CPU time of this process and wall time), the table lines typed per
+fight, the mean rounds, and what 10 000 fights would take at that rate. The fights are the
+example encounters of docs/simulate.md (examples/simulate/: four PCs against four copies of
+one enemy, default policy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import platform
+import pstats
+import time
+from pathlib import Path
+
+from saikoro.simulate import Plan, from_files, simulate
+from saikoro.simulate.fight import fight_seed, play_fight
+from saikoro.simulate.run import set_up
+from saikoro.simulate.setup import playbook_for
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "simulate"
+FIGHTS = {
+    "LittleWorld": ("littleworld", ["alice", "bob", "carol", "dan"], "goblin"),
+    "UnmeiD100": ("unmeid100", ["ken", "rin", "sora", "gai"], "orc"),
+}
+
+
+def encounter(system: str):  # type: ignore[no-untyped-def]
+    folder, party, enemy = FIGHTS[system]
+    here = EXAMPLES / folder
+    return from_files([str(here / f"{n}.json") for n in party], [f"{here / enemy}.json:4"])
+
+
+def lines_per_fight(system: str, fights: int) -> float:
+    fight = encounter(system)
+    base, _ = set_up(fight)
+    playbook = playbook_for(fight.system)
+    policies = Plan().policies()
+    total = 0
+    for number in range(1, fights + 1):
+        result, _ = play_fight(base, playbook, policies, fight_seed(0, number))
+        total += result.lines
+    return total / fights
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fights", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="cProfile one run per system")
+    args = parser.parse_args()
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
+    for system in FIGHTS:
+        fight = encounter(system)
+        simulate(fight, Plan(fights=5))  # warm: the odds of each option are cached
+        best_cpu = best_wall = float("inf")
+        summary = None
+        for run in range(args.repeat):
+            cpu, wall = time.process_time(), time.perf_counter()
+            summary = simulate(fight, Plan(fights=args.fights, seed=run))
+            best_cpu = min(best_cpu, time.process_time() - cpu)
+            best_wall = min(best_wall, time.perf_counter() - wall)
+        assert summary is not None
+        per_second = args.fights / best_cpu
+        print(
+            f"{system:12} {per_second:7.0f} fights/s (CPU; wall {args.fights / best_wall:.0f}/s)"
+            f"  {lines_per_fight(system, 50):5.1f} lines/fight  {summary.mean_rounds:5.2f} rounds"
+            f"  10 000 fights ≈ {10_000 / per_second:5.0f} s CPU"
+        )
+        if args.profile:
+            profile = cProfile.Profile()
+            profile.runcall(simulate, fight, Plan(fights=min(args.fights, 50)))
+            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+
+
+if __name__ == "__main__":
+    main()

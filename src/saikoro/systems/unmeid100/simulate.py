@@ -1,0 +1,88 @@
+"""運命判定d100's playbook for ``saikoro simulate``: on its turn a fighter may ``/melee``
+(the melee weapon in hand, UM-MELEE-01) or ``/shoot`` (a bow in hand, UM-RANGED-01) any
+opponent still in the fight, then ``/next``; each option's chance to hurt is the odds of the
+matching ``MA``/``RA`` check against the target's AC, its expected damage the weapon's dice.
+Out of the fight: HP ≤ 0, 気絶 or 死亡 (UM-TABLE-08); dead: 死亡 (UM-FATE-04). A character
+just put at HP ≤ 0 spends a fate check to halve the damage when the half would keep it
+standing (UM-FATE-02 (b))."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from saikoro.errors import SaikoroError
+from saikoro.simulate.chances import damage_chances, success_chance
+from saikoro.simulate.model import Option
+from saikoro.systems import settings as room_settings
+from saikoro.systems.unmeid100 import equipment as eq
+from saikoro.systems.unmeid100 import rules as um
+from saikoro.systems.unmeid100.tracker import UnmeiTracker
+from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, held_of, sheet_of
+from saikoro.table.state import Character, RoomState
+
+SYSTEM = "UnmeiD100"
+_SURE = um.CheckOutcome(roll=1, target=100, success=True)
+
+
+class UnmeiPlaybook:
+    def __init__(self) -> None:
+        self.tracker = UnmeiTracker()
+
+    def _weapons(self, me: Character, cfg: Any) -> list[tuple[str, eq.UsedWeapon]]:
+        sheet, held = sheet_of(me), held_of(me)
+        usable: list[tuple[str, eq.UsedWeapon]] = []
+        with contextlib.suppress(SaikoroError):
+            usable.append(("melee", eq.melee_weapon(sheet.weapons, held, None, cfg)))
+        with contextlib.suppress(SaikoroError):
+            usable.append(("shoot", eq.bow(sheet.weapons, held, None)))
+        return usable
+
+    def options(self, state: RoomState, actor: str) -> list[Option]:
+        me = state.characters[actor]
+        overrides = state.fields.get("settings")
+        cfg = room_settings(SYSTEM, overrides)
+        refs = self.tracker.references(me)
+        aim = int(me.fields.get("aim", 0) or 0)
+        found = []
+        for verb, weapon in self._weapons(me, cfg):
+            _always, mean = damage_chances(weapon.damage, SYSTEM, overrides)
+            for foe in state.characters.values():
+                if foe.side == me.side or self.out(foe):
+                    continue
+                ac = self.tracker.ac(foe)
+                if verb == "melee":
+                    check = f"MA{refs.get('戦闘', 0)},{ac},{refs.get('敏捷度', 0)}"
+                else:
+                    check = f"RA{refs.get('盗賊', 0)},{ac},{refs.get('敏捷度', 0)},{aim}"
+                hit = success_chance(check, SYSTEM, overrides)
+                found.append(Option(foe.name, f"/{verb} {foe.name}", hit, hit * mean))
+        return found
+
+    def end_turn(self, state: RoomState, actor: str) -> str | None:
+        return "/next"
+
+    def idle(self, state: RoomState, actor: str) -> str:
+        return "/next"
+
+    def out(self, character: Character) -> bool:
+        return character.down or any(character.condition(label) for label in DOWN_LABELS)
+
+    def dead(self, character: Character) -> bool:
+        return character.condition(um.LifeState.DEAD.value) is not None
+
+    def rescue(self, state: RoomState, name: str) -> str | None:
+        """``/fate half`` when the damage just taken, halved, leaves HP above 0."""
+        character = state.characters[name]
+        incoming = character.fields.get("_incoming")
+        if not isinstance(incoming, dict) or int(character.fields.get("fate_left", 0)) <= 0:
+            return None
+        if incoming.get("at") is not None and int(incoming["at"]) != acts(character):
+            return None
+        cfg = room_settings(SYSTEM, state.fields.get("settings"))
+        halved = um.apply_rescue(
+            _SURE, um.Rescue.HALVE_DAMAGE, incoming_damage=int(incoming["damage"]), settings=cfg
+        ).damage
+        if halved is None or int(incoming["hp_before"]) - halved <= 0:
+            return None
+        return "/fate half"
