@@ -10,6 +10,7 @@ import { paletteLoading, renderPalette } from './palette.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
 import { renderUsage } from './usage.js';
+import { Simulation } from './simulate.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -282,6 +283,8 @@ class RoomView {
       face: (actor) => (actor === 'GM' ? null : this.faces.slot(actor)),
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
+    this.simulation = new Simulation(this.api); // the GM's fight simulation (simulate.js)
+    this.simulation.rerender = () => this.renderCards();
   }
 
   async start() {
@@ -419,6 +422,7 @@ class RoomView {
     }
     const canEdit = (name) => this.canAct(name);
     renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line), faces: this.faces });
+    this.simulation.render($('#cards'), this.state, this.me.role);
   }
 
   /** Upload a face for `name` (the server refuses what is no image, or over 2 MB). */
