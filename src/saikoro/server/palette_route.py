@@ -1,8 +1,9 @@
 """The speaker's chat palette with each line's chance of success, for the web table.
 
 ``GET /api/rooms/{room}/palette?name=NAME[&chances=false]`` (Bearer token of the GM or of
-NAME's player) answers ``{"name", "items": [{"line", "label", "command", "chance", "edit",
-"select", "own"}]}``:
+NAME's player) answers ``{"name", "items": [{"line", "label", "label_en", "command",
+"chance", "edit", "select", "own"}]}`` (``label_en``: the English page's label; a player's
+own line keeps its own words):
 
 - first the character's **own** chat palette (``own: true``): the lines its player brought
   with a CCFOLIA / Udonarium piece (kept as the sheet's 「チャットパレット」 note), less the
@@ -124,9 +125,11 @@ def _item(
     """One palette line; its chance under ``settings`` (None: not computed, or the
     palette's time budget, ending at ``deadline``, is spent)."""
     from saikoro.table.dispatch import substitute
+    from saikoro.transfer.palette import palette_label_en
 
     command, _, label = line.partition(" ")
     label = label.strip()
+    label_en = label if own or not label else palette_label_en(system, label)
     try:
         resolved: str | None = substitute(command, refs)
     except SaikoroError:
@@ -141,6 +144,7 @@ def _item(
     return {
         "line": line,
         "label": label or command,
+        "label_en": label_en or command,
         "command": resolved,
         "chance": chance,
         "edit": edit,

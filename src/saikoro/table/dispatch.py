@@ -1015,9 +1015,15 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         emit.character(name)
         made = tracker.make_condition(emit, name, label, level)
         if made is not None:
-            shown = tracker.condition_name(made.label) + Message.same(f"{made.level or ''}")
+            shown = tracker.condition_name(made.label)
+            at = f"{made.level or ''}"
             emit.add_condition(
-                name, made, text=Message(f"{name}: {shown.ja} を受けた", f"{name}: now {shown.en}")
+                name,
+                made,
+                text=Message(
+                    f"{name}: {shown.ja}{at} を受けた",
+                    f"{name}: now {shown.en}{f' {at}' if at else ''}",
+                ),
             )
         return
     if len(args) == 3 and args[0] == "remove":

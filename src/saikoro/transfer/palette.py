@@ -9,7 +9,9 @@ resolution are then applied by saikoro).
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Callable, Sequence
 
 from saikoro.sheets import PALETTE_NOTE, SheetBase
 from saikoro.transfer.labels import UNPORTABLE
@@ -42,6 +44,29 @@ def export_palette(sheet: SheetBase) -> str:
     generated = build_palette(sheet)
     own = own_palette_lines(sheet.notes, generated.splitlines())
     return "\n".join([*own, generated]) if own and generated else "\n".join(own) or generated
+
+
+#: One rule of a palette's English labels: a label's whole pattern and its English text.
+LabelRule = tuple["re.Pattern[str]", Callable[["re.Match[str]"], str]]
+
+
+def english_label(label: str, rules: Sequence[LabelRule]) -> str:
+    """The English of a generated palette line's label (the first rule that matches it
+    whole), or the label itself: what the sheet names (a spell, a weapon) stays as it is."""
+    for pattern, english in rules:
+        found = pattern.fullmatch(label)
+        if found is not None:
+            return english(found)
+    return label
+
+
+def palette_label_en(system: str, label: str) -> str:
+    """The English label of one of the system's generated palette lines (its manifest's
+    ``palette_en``; a system without one: the label as it is)."""
+    from saikoro.systems import manifest
+
+    translate = manifest(system).palette_english()
+    return translate(label) if translate else label
 
 
 def _canonical(palette: str) -> list[str]:

@@ -83,8 +83,21 @@ async function systemChoices() {
   if (box.options.length) return;
   const response = await fetch('/v2/game_system');
   const { game_system: list } = await response.json();
-  box.replaceChildren(...list.map((s) => new Option(`${s.name} (${s.id})`, s.id)));
+  box.replaceChildren(...list.map((s) => {
+    const option = new Option(s.id, s.id);
+    option.dataset.name = s.name;
+    return option;
+  }));
+  labelSystems();
   box.value = list.find((s) => s.id !== 'DiceBot')?.id ?? list[0].id;
+}
+
+/** A system's name is BCDice's Japanese title (shown with its ID in Japanese); the English
+ * page names it by its ID, as BCDice does outside Japan. */
+function labelSystems() {
+  for (const option of $('#create-form [name=system]').options) {
+    option.textContent = lang() === 'en' ? option.value : `${option.dataset.name} (${option.value})`;
+  }
 }
 
 function lobby() {
@@ -727,6 +740,7 @@ function route() {
 
 $('#lang').addEventListener('click', () => {
   setLang(lang() === 'ja' ? 'en' : 'ja');
+  labelSystems();
   if (current) {
     current.showStatus();
     current.log.rerender();

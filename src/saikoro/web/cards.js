@@ -110,7 +110,7 @@ export function renderCards(container, state, { canEdit, page, send, faces, edit
       if (editable) {
         const remove = el('button', 'remove', '×');
         remove.type = 'button';
-        remove.setAttribute('aria-label', `${t('removeCondition')}: ${label}`);
+        remove.setAttribute('aria-label', `${t('removeCondition')}: ${[term(word), ...rest].join(':')}`);
         remove.addEventListener('click', () => send(`/cond remove ${character.name} ${label.split(':')[0]}`));
         chip.append(remove);
       }

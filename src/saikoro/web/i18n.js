@@ -146,13 +146,18 @@ export function provide(key, pair) {
   for (const el of document.querySelectorAll(`[data-t-placeholder="${key}"]`)) el.placeholder = t(key);
 }
 
-/** Switch language and re-label every element carrying data-t / data-t-placeholder. */
+/** Switch language and re-label every element carrying data-t / data-t-placeholder /
+ * data-t-label (its aria-label). */
 export function setLang(value) {
   current = value === 'en' ? 'en' : 'ja';
   localStorage.setItem('saikoro.lang', current);
   document.documentElement.lang = current;
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  // the switch names the other language in that language (「日本語」 on the English page)
+  const other = document.querySelector('#lang');
+  if (other) other.lang = current === 'en' ? 'ja' : 'en';
   for (const el of document.querySelectorAll('[data-t-placeholder]')) {
     el.placeholder = t(el.dataset.tPlaceholder);
   }
+  for (const el of document.querySelectorAll('[data-t-label]')) el.setAttribute('aria-label', t(el.dataset.tLabel));
 }

@@ -405,6 +405,9 @@ class LittleWorldTracker(Tracker):
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
         return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
 
+    def condition_name(self, label: str) -> Message:
+        return Message(label, english(label))
+
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """``/cond add``: poison keeps the higher level (LW-COND-02); paralysis/sleep start
         their recovery count now (absolute: the character's current own-turn count)."""

@@ -44,6 +44,7 @@ from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker_common import (
     CONDITION_NAMES,
     DOWN_LABELS,
+    RULED_CONDITION_NAMES,
     acts,
     break_chant,
     derived,
@@ -550,7 +551,8 @@ class UnmeiTracker(Tracker):
     # -- GM ----------------------------------------------------------------
 
     def condition_name(self, label: str) -> Message:
-        return Message(label, CONDITION_NAMES.get(label, label))
+        english = CONDITION_NAMES.get(label) or RULED_CONDITION_NAMES.get(label, label)
+        return Message(label, english)
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
         """``/cond add NAME LABEL``: only the conditions the rules give, with what they do
