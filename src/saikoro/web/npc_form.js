@@ -138,7 +138,7 @@ export function openSheetDialog(dialog, { title, fields, values, extra = [], mem
   });
   dialog.replaceChildren(form);
   dialog.showModal();
-  (form.querySelector('input, select, textarea') ?? ok).focus();
+  (form.querySelector('[name=name]') ?? form.querySelector('input, select, textarea') ?? ok).focus();
 }
 
 /** The paths → values read from a form, as a nested sheet (a new character's fields). */
