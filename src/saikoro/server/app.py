@@ -33,6 +33,7 @@ from saikoro.server.palette_route import router as palette_router
 from saikoro.server.pool import InlineRoller, PoolLimits, RollPool
 from saikoro.server.proxy import TrustedProxies
 from saikoro.server.routes_v2 import router
+from saikoro.server.simulate_route import router as simulate_router
 from saikoro.server.table.errors import TableApiError
 from saikoro.server.table.limits import TableLimits
 from saikoro.server.table_api import (
@@ -176,6 +177,7 @@ def create_app(
     install_table_api(app, db_url, table_limits)
     app.include_router(palette_router, include_in_schema=db_url is not None)  # as the table API
     app.include_router(face_router, include_in_schema=db_url is not None)
+    app.include_router(simulate_router, include_in_schema=db_url is not None)
     app.include_router(web_router)  # the web table's page at /
     app.include_router(fallback_router)  # last: the web page's own "/" wins when installed
     app.router.default = _socket_not_found(app.router.default)

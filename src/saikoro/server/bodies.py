@@ -122,6 +122,10 @@ def answer(job: RollJob, source: DiceSource | None = None) -> tuple[int, bytes]:
     try:
         if job.kind == "table":
             body = table_body(job.text, source)
+        elif job.kind == "simulate":
+            from saikoro.server.simulate_route import simulate_body
+
+            body = simulate_body(job.text or "")
         else:
             body = roll_body(job.system_id, job.text, source, job.extras)
         return 200, encode(body)

@@ -17,7 +17,7 @@ _NUMBER = re.compile(r"\d+")
 
 
 class RollJob(NamedTuple):
-    kind: str  # "roll" or "table"
+    kind: str  # "roll", "table" or "simulate" (an encounter, JSON: server/simulate_route.py)
     system_id: str  # "" for a table
     text: str | None  # the command, or the table text
     extras: bool = False  # saikoro's extras asked for (?saikoro=1)
@@ -31,6 +31,8 @@ def looks_expensive(job: RollJob) -> bool:
     while the server is busy.
     """
     text = job.text or ""
+    if job.kind == "simulate":
+        return True  # hundreds of fights: always the shared (nice'd) workers
     if job.kind == "table":
         return len(text) > LONG_TABLE
     if len(text) > LONG_COMMAND:

@@ -507,6 +507,8 @@ class RollPool:
     def _runs_inline(self, client: _Client, job: RollJob) -> bool:
         """Cheap as the cost model knows it: this command ran within ``inline_seconds``
         last time, and the client is not a heavy one."""
+        if job.kind == "simulate":
+            return False  # fights take their own dice: an inline budget could not stop them
         if len(job.text or "") > self.limits.inline_text:
             return False  # a long text may be cheap on a worker only because it parsed it before
         key = self._command_key(job)

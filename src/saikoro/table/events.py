@@ -45,6 +45,7 @@ SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house
 CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
 ROOM_SET = "room_set"  # key, value (None = removed) — tracker fields of the room (ledgers)
 REVEALED = "revealed"  # command_id, seq, roll (the secret roll's data): shown to all from now
+SHEET_SET = "sheet_set"  # name, sheet (the whole new sheet), changed (paths), clear (status keys)
 ICON_SET = "icon_set"  # name, icon (the image's SHA-256, None = removed), type: a face
 
 KINDS = frozenset(
@@ -71,6 +72,7 @@ KINDS = frozenset(
         CLOCK_SET,
         ROOM_SET,
         REVEALED,
+        SHEET_SET,
         ICON_SET,
     }
 )
@@ -164,17 +166,17 @@ class Event:
         # Every event of every line passes here: a plain constructor call costs a third of
         # dataclasses.replace's.
         return Event(
-            self.kind,
-            self.data,
-            self.actor or actor,
-            command_id,
-            self.at or at,
-            self.rules,
-            self.dice,
-            self.text,
-            self.secret,
-            self.gm,
-            by_gm,
-            self.tab or default_tab(self.kind, tab or MAIN),
-            self.whisper,
+            kind=self.kind,
+            data=self.data,
+            actor=self.actor or actor,
+            command_id=command_id,
+            at=self.at or at,
+            rules=self.rules,
+            dice=self.dice,
+            text=self.text,
+            secret=self.secret,
+            gm=self.gm,
+            by_gm=by_gm,
+            tab=self.tab or default_tab(self.kind, tab or MAIN),
+            whisper=self.whisper,
         )
