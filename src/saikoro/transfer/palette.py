@@ -13,7 +13,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 
-from saikoro.sheets import SheetBase
+from saikoro.sheets import PALETTE_NOTE, SheetBase
 from saikoro.transfer.labels import UNPORTABLE
 
 SAIKORO_HEADER = "//---- saikoro サーバー用 (BCDice-API に saikoro serve を指定したとき) ----"
@@ -36,6 +36,14 @@ def build_palette(sheet: SheetBase) -> str:
 
     builder = manifest(sheet.system).palette_builder()
     return "\n".join(builder(sheet)) if builder else ""
+
+
+def export_palette(sheet: SheetBase) -> str:
+    """The palette an exported piece carries: the character's own lines (its palette notes:
+    what its piece came with, what its player added on the page), then the system's."""
+    generated = build_palette(sheet)
+    own = own_palette_lines(sheet.notes, generated.splitlines())
+    return "\n".join([*own, generated]) if own and generated else "\n".join(own) or generated
 
 
 #: One rule of a palette's English labels: a label's whole pattern and its English text.
@@ -69,3 +77,28 @@ def _canonical(palette: str) -> list[str]:
 def same_palette(a: str, b: str) -> bool:
     """Equal up to width, surrounding spaces and blank lines."""
     return _canonical(a) == _canonical(b)
+
+
+def _same(line: str) -> str:
+    return unicodedata.normalize("NFKC", line).strip()
+
+
+def own_palette_lines(notes: dict[str, str], generated: list[str]) -> list[str]:
+    """A character's own chat palette: the lines of its sheet's palette notes (what its
+    piece came with, what its player added on the page), without comments (``//…``),
+    repeats and the lines saikoro writes itself (``generated``)."""
+    ours = {_same(line) for line in generated}
+    lines: list[str] = []
+    for key, text in notes.items():
+        if not (isinstance(key, str) and key.startswith(PALETTE_NOTE) and isinstance(text, str)):
+            continue
+        for line in text.splitlines():
+            same = _same(line)
+            if (
+                same
+                and not same.startswith("//")
+                and same not in ours
+                and line.strip() not in lines
+            ):
+                lines.append(line.strip())
+    return lines

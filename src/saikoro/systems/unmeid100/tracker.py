@@ -54,6 +54,7 @@ from saikoro.systems.unmeid100.tracker_common import (
     value_of,
 )
 from saikoro.table import events as ev
+from saikoro.table.counters import Counter
 from saikoro.table.emit import Emit, fail
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
@@ -296,6 +297,17 @@ class UnmeiTracker(Tracker):
                 "derived value",
             )
         return super().editable(character, label)
+
+    def counters(self, character: Character, refs: dict[str, int]) -> list[Counter]:
+        """HP and the fate checks left this session (UM-FATE-01: at most the level, a mob 1),
+        which the GM sets (``/gm set NAME fate_left N``; a check spends one by ``/fate``)."""
+        sheet = sheet_of(character)
+        level = int(refs.get("レベル", sheet.level))
+        most = um.fate_uses_per_session(sheet.kind, level).uses
+        fate = Counter(
+            "運命判定回数", refs["運命判定回数"], most, line="/gm set {name} fate_left {value}"
+        )
+        return [*super().counters(character, refs), fate]
 
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else self.base_references(character)
