@@ -155,3 +155,23 @@ def test_npc_form_card_edits_counters_and_palette(browser, fast_server, system, 
     for page in (gm, player):
         assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()
+
+
+@pytest.mark.parametrize("system", ["LittleWorld", "UnmeiD100"])
+def test_the_npc_form_in_english_names_no_japanese_word(browser, fast_server, system) -> None:
+    """The English page's form labels its fields in English (the system's English terms,
+    else the sheet's own English field names)."""
+    import re
+
+    gm = new_page(browser, PHONE)
+    create_room(gm, fast_server, f"英語の卓-{system}", system)
+    gm.click("#lang")
+    gm.click("#new-npc")
+    expect(dialog(gm)).to_be_visible()
+    dialog(gm).locator("summary").click()
+    labels = dialog(gm).locator(".field > span").all_inner_texts()
+    assert len(labels) >= 8, labels
+    japanese = [text for text in labels if re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text)]
+    assert japanese == [], japanese
+    assert gm.errors == []  # type: ignore[attr-defined]
+    gm.context.close()

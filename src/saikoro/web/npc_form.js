@@ -3,7 +3,7 @@
 // that fits a laptop and a phone. The fields come from the server
 // (GET /api/systems/{id}/sheet-form, read from the system's sheet model), so a new system
 // gets its form for free.
-import { t, term } from './i18n.js';
+import { lang, t, term } from './i18n.js';
 
 const forms = new Map(); // system → its form's fields
 
@@ -32,11 +32,21 @@ function put(data, path, value) {
   node[keys.at(-1)] = value;
 }
 
+/** A field's label: the system's (its piece's label, in English where the system names it),
+ * else on the English page the sheet's own English field name (`life_path` → life path). */
+function fieldLabel(field) {
+  if (field.path === 'name') return t('charName');
+  const label = field.label ?? field.path;
+  const ascii = (text) => /^[\x20-\x7e]+$/.test(text);
+  if (lang() !== 'en' || term(label) !== label || ascii(label)) return term(label);
+  const last = field.path.split('.').filter((part) => part !== 'value').at(-1);
+  return ascii(last) ? last.replace(/_/g, ' ') : term(last);
+}
+
 /** One labelled input of a form field; its value as the sheet holds it via `read()`. */
 function input(field, value) {
   const label = el('label', `field kind-${field.kind}`);
-  const text = field.path === 'name' ? t('charName') : term(field.label ?? field.path);
-  label.append(el('span', '', text));
+  label.append(el('span', '', fieldLabel(field)));
   let box;
   if (field.kind === 'choice') {
     box = el('select');
