@@ -12,7 +12,10 @@ would be accepted (pure; nothing is stored).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from saikoro.dice.randomizer import ScriptedSource
@@ -84,12 +87,47 @@ def _accepted(state: RoomState, character: Character, line: str | None, actor: A
     return True
 
 
+#: Counter views kept, by what decides them (the character, its counters, the room's fields:
+#: house rules): a room's rows are made again on every change, most of them unchanged.
+MAX_CACHED_VIEWS = 4096
+_views: OrderedDict[str, dict[str, list[dict[str, Any]]]] = OrderedDict()
+_views_lock = threading.Lock()
+
+
 def counter_views(
     state: RoomState, character: Character, counters: list[Counter]
 ) -> dict[str, list[dict[str, Any]]]:
     """The counters as the GM (``gm``) and as the character's player (``owner``) get them:
     ``[{"label", "value", "max", "down", "up"}]``, ``down`` / ``up`` the line of a button
-    the table would accept from that reader, else None."""
+    the table would accept from that reader, else None. The same character, counters and
+    room fields give the same answer (kept: the lines are not carried out again)."""
+    key = json.dumps(
+        [
+            state.system,
+            state.fields,
+            character.model_dump(mode="json"),
+            [asdict(c) for c in counters],
+        ],
+        sort_keys=True,
+        ensure_ascii=False,
+        default=str,
+    )
+    with _views_lock:
+        known = _views.get(key)
+        if known is not None:
+            _views.move_to_end(key)
+            return known
+    views = _probe(state, character, counters)
+    with _views_lock:
+        _views[key] = views
+        if len(_views) > MAX_CACHED_VIEWS:
+            _views.popitem(last=False)
+    return views
+
+
+def _probe(
+    state: RoomState, character: Character, counters: list[Counter]
+) -> dict[str, list[dict[str, Any]]]:
     views: dict[str, list[dict[str, Any]]] = {"gm": [], "owner": []}
     readers = {"gm": Actor.gm(), "owner": Actor.player(character.name)}
     for counter in counters:
