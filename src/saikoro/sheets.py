@@ -19,6 +19,12 @@ from pydantic_core import PydanticCustomError
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 
+#: The sheet note a character's memo is kept in (CCFOLIA's memo, Udonarium's note).
+MEMO_NOTE = "メモ"
+#: The sheet note a character's own chat palette lines are kept in (an imported piece's
+#: palette; lines a player adds on the page). Notes named "チャットパレット (2)" … too.
+PALETTE_NOTE = "チャットパレット"
+
 #: The largest sheet file read (a real sheet is a few KiB; YAML parses at about 1 MB/s).
 MAX_SHEET_BYTES = 1024 * 1024
 
@@ -48,6 +54,12 @@ class SheetBase(BaseModel):
     hp: int = 0
     max_hp: int = Field(default=0, ge=0)
     notes: dict[str, str] = Field(default_factory=dict)
+
+    #: Form fields (dotted path → ``int``/``text``) that :mod:`saikoro.server.sheet_form` cannot
+    #: read from the model: values in a mapping of any keys (運命判定d100's abilities).
+    form_paths: ClassVar[dict[str, str]] = {}
+    #: Fields (or nested models) the form leaves out: what the table edits its own way.
+    form_hidden: ClassVar[tuple[str, ...]] = ()
 
     #: The rule named in a message for pydantic's own errors (a missing field, a wrong
     #: type, …), by top-level field; ``default_rule`` for the other fields ("" = none).

@@ -53,9 +53,9 @@ FIGHTS = {
 
 
 def save_screenshot(page, path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A 128-colour PNG (the README's screenshots stay small); an existing file that already
-    looks the same (no pixel off by more than rounding) is left as it is, so a test run does
-    not rewrite committed images."""
+    """The page as a 128-colour PNG (the README's screenshots stay small); an existing
+    file that already looks the same (no pixel off by more than rounding) is left as it is,
+    so a test run does not rewrite committed images."""
     from PIL import Image, ImageChops
 
     with Image.open(io.BytesIO(page.screenshot())) as shot:
@@ -128,9 +128,14 @@ def test_a_short_fight(browser, server, system: str) -> None:
     # the attack again, for the screenshots of a fight under way
     actions.get_by_role("button", name=fight["attack"][0], exact=True).click()
     expect(card_hp(gm, "ゴブリン")).to_have_text(fight["hp"][1])
+    # the player shown is the one whose turn it is (the cue and the actions on their page)
+    acting = next(
+        page for page in (player, other) if page.locator("#combat .your-turn").is_visible()
+    )
+    expect(gm.locator("#usage")).to_contain_text("プレイヤー 2/12")
     DOCS_IMG.mkdir(exist_ok=True)
     save_screenshot(gm, DOCS_IMG / f"webtable-{system}-gm.png")
-    save_screenshot(player, DOCS_IMG / f"webtable-{system}-player.png")
+    save_screenshot(acting, DOCS_IMG / f"webtable-{system}-player.png")
     for page in (gm, player, other):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

@@ -33,6 +33,7 @@ def test_palette_lines_resolved_with_their_chance(server: Server) -> None:
     check = items["LW{体力}>=10 【体力】判定 目標値10"]
     assert check["command"] == f"LW{values['体力']}>=10"
     assert check["label"] == "【体力】判定 目標値10"
+    assert check["label_en"] == "Body check, target 10"  # the English page's label
     # 2D6 + 体力 ≥ 10 (1D6 for an ability of 1): counted here, not by the odds code
     dice = [(a, b) for a in range(1, 7) for b in range(1, 7)]
     wanted = Fraction(sum(a + b + values["体力"] >= 10 for a, b in dice), 36)
@@ -77,6 +78,7 @@ def test_the_pieces_own_palette_comes_first_with_its_chances(server: Server) -> 
     assert lines.count("LW{体力} 【体力】判定") == 1  # saikoro's own line, once
     jump = items["2D6+{体力}>=9 ジャンプ"]
     assert jump["own"] is True and jump["command"] == "2D6+5>=9" and jump["edit"] is False
+    assert jump["label_en"] == jump["label"]  # the player's own words stay theirs
     assert jump["chance"] == pytest.approx(33 / 36)  # 2D6 ≥ 4: all but 2 and 3
     unknown = items["2D6+{筋力}>=9 知らない値"]
     assert unknown["command"] is None and unknown["edit"] is True and unknown["chance"] is None

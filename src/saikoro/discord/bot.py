@@ -80,6 +80,7 @@ TRACKER_KINDS = frozenset(
         ev.CONDITION_REMOVED,
         ev.CHARACTER_ADDED,
         ev.CHARACTER_REMOVED,
+        ev.SHEET_SET,
         ev.COMBAT_STARTED,
         ev.ROUND_STARTED,
         ev.TURN_STARTED,

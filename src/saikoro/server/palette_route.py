@@ -1,8 +1,9 @@
 """The speaker's chat palette with each line's chance of success, for the web table.
 
 ``GET /api/rooms/{room}/palette?name=NAME[&chances=false]`` (Bearer token of the GM or of
-NAME's player) answers ``{"name", "items": [{"line", "label", "command", "chance", "edit",
-"select", "own"}]}``:
+NAME's player) answers ``{"name", "items": [{"line", "label", "label_en", "command",
+"chance", "edit", "select", "own"}]}`` (``label_en``: the English page's label; a player's
+own line keeps its own words):
 
 - first the character's **own** chat palette (``own: true``): the lines its player brought
   with a CCFOLIA / Udonarium piece (kept as the sheet's 「チャットパレット」 note), less the
@@ -26,7 +27,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -52,8 +52,6 @@ PALETTE_SECONDS = 3.0
 OWN_LINES_MAX = 100
 #: A palette note asking for the opponent's value: 「X を相手の体力に」「0 を相手の AC に」.
 ASKS_FOR_VALUE = re.compile(r"([^\s(（]+) を相手の")
-#: The sheet note an imported piece's own chat palette is kept in (and "… (2)", …).
-PALETTE_NOTE = "チャットパレット"
 
 
 @lru_cache(maxsize=4096)
@@ -127,9 +125,11 @@ def _item(
     """One palette line; its chance under ``settings`` (None: not computed, or the
     palette's time budget, ending at ``deadline``, is spent)."""
     from saikoro.table.dispatch import substitute
+    from saikoro.transfer.palette import palette_label_en
 
     command, _, label = line.partition(" ")
     label = label.strip()
+    label_en = label if own or not label else palette_label_en(system, label)
     try:
         resolved: str | None = substitute(command, refs)
     except SaikoroError:
@@ -144,6 +144,7 @@ def _item(
     return {
         "line": line,
         "label": label or command,
+        "label_en": label_en or command,
         "command": resolved,
         "chance": chance,
         "edit": edit,
@@ -152,29 +153,11 @@ def _item(
     }
 
 
-def _same(line: str) -> str:
-    return unicodedata.normalize("NFKC", line).strip()
-
-
 def own_palette_lines(character: Character, generated: list[str]) -> list[str]:
-    """The lines of the palette the character's piece came with (its sheet's palette
-    notes), without comments (``//…``) and without the lines saikoro writes itself."""
-    notes = character.sheet.get("notes") or {}
-    ours = {_same(line) for line in generated}
-    lines: list[str] = []
-    for key, text in notes.items():
-        if not (isinstance(key, str) and key.startswith(PALETTE_NOTE) and isinstance(text, str)):
-            continue
-        for line in text.splitlines():
-            same = _same(line)
-            if (
-                same
-                and not same.startswith("//")
-                and same not in ours
-                and line.strip() not in lines
-            ):
-                lines.append(line.strip())
-    return lines
+    """The character's own palette lines (:func:`saikoro.transfer.palette.own_palette_lines`)."""
+    from saikoro.transfer.palette import own_palette_lines as own_lines
+
+    return own_lines(character.sheet.get("notes") or {}, generated)
 
 
 def palette_items(

@@ -96,6 +96,21 @@ class AddCharacter(BaseModel):
         None, description="the characters to bring in from a file of several (Udonarium room)"
     )
     all_npcs: bool = Field(False, description="bring every character of the file in as an NPC")
+    fields: dict[str, Any] | None = Field(
+        None,
+        description="a quick character from the sheet form's fields (GET /api/systems/{id}/"
+        "sheet-form): its name is the base of the names made (ゴブリン → ゴブリンA, …)",
+    )
+    copy_of: str | None = Field(None, description="copy this character of the room instead")
+    count: int = Field(1, description="how many (1 to 26) to make from fields or copy_of")
+
+
+class EditCharacter(BaseModel):
+    name: str = Field(max_length=200, description="the character to edit")
+    fields: dict[str, Any] = Field(
+        description="dotted sheet paths → new values (abilities.体力, notes.メモ, hp, …); "
+        "palette: the character's own chat palette lines"
+    )
 
 
 class JoinRoom(BaseModel):
@@ -322,6 +337,8 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
 
     service = table_service(request)
     caller = await caller_for_request(request, room)
+    if body.fields is not None or body.copy_of is not None:
+        return await _add_quick(service, caller, room, body)
     content = character_content(body.character, body.character_base64)
     await asyncio.to_thread(service.check_quota, caller.room)
     added = await asyncio.to_thread(
@@ -339,6 +356,59 @@ async def add_character(room: str, body: AddCharacter, request: Request) -> dict
     await asyncio.to_thread(service.faces_from_file, caller.room, caller.actor, content, added)
     await service.publish_latest(room)
     return {"ok": True, "as": added[0], "added": added}
+
+
+async def _add_quick(
+    service: TableService, caller: Caller, room: str, body: AddCharacter
+) -> dict[str, Any]:
+    from saikoro.table.rooms import add_quick
+
+    await asyncio.to_thread(service.check_quota, caller.room)
+    added = await asyncio.to_thread(
+        add_quick,
+        service.store,
+        room,
+        caller.link,
+        fields=body.fields,
+        copy_of=body.copy_of,
+        count=body.count,
+        side=body.side,
+    )
+    service.forget_usage(caller.room)
+    await service.publish_latest(room)
+    return {"ok": True, "as": added[0], "added": added}
+
+
+@router.patch(
+    "/{room:path}/characters",
+    responses={s: REFUSALS[s] for s in (401, 403, 404, 422)},
+    summary="Edit a character's fields (the GM: any; a player: their own memo and palette)",
+)
+async def edit_character(room: str, body: EditCharacter, request: Request) -> dict[str, Any]:
+    from saikoro.table.rooms import edit_character as edit
+
+    service = table_service(request)
+    caller = await caller_for_request(request, room)
+    await asyncio.to_thread(service.check_quota, caller.room)
+    kinds = await asyncio.to_thread(edit, service.store, room, caller.link, body.name, body.fields)
+    service.forget_usage(caller.room)
+    if kinds:
+        await service.publish_latest(room)
+    return {"ok": True, "changed": bool(kinds)}
+
+
+@router.get(
+    "/{room:path}/sheet",
+    responses={s: REFUSALS[s] for s in (401, 403, 404, 422)},
+    summary="A character's sheet, to edit it (the GM, or the character's player)",
+)
+async def get_sheet(room: str, name: str, request: Request) -> dict[str, Any]:
+    from saikoro.table.rooms import character_sheet
+
+    service = table_service(request)
+    caller = await caller_for_request(request, room)
+    sheet = await asyncio.to_thread(character_sheet, service.store, room, caller.link, name)
+    return {"name": sheet["name"], "sheet": sheet}
 
 
 @router.post(

@@ -17,6 +17,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Response
 from fastapi.responses import JSONResponse
 
+from saikoro.errors import SaikoroError
+
 router = APIRouter(include_in_schema=False)
 
 #: The page may load and connect to its own origin only (faces: object URLs of what it fetched).
@@ -86,6 +88,46 @@ def webtable_data(system: str) -> dict[str, Any]:
         with suppress(ImportError, AttributeError):
             data["terms_en"] = dict(import_module(f"{package}.english").TERMS_EN)
     return data
+
+
+@cache
+def sheet_form(system: str) -> dict[str, Any]:
+    """The system's sheet as a form (:func:`saikoro.sheet_form.form_fields`), each field
+    labelled as its Udonarium / CCFOLIA piece names it (the system's transfer profile)."""
+    from saikoro.server.sheet_form import form_fields
+    from saikoro.sheets import SheetError, sheet_class
+    from saikoro.transfer.profiles import profile_for
+
+    try:
+        cls = sheet_class(system)
+    except SheetError:
+        return {"system": system, "fields": []}
+    labels: dict[str, str] = {"max_hp": "最大HP"}
+    try:
+        for slot in profile_for(system).slots:
+            labels.setdefault(".".join(slot.path), slot.label)
+            if slot.max_path:
+                labels.setdefault(".".join(slot.max_path), f"最大{slot.label}")
+    except SaikoroError:
+        pass  # no transfer profile: the paths are the labels
+    fields = [
+        {**field, "label": labels.get(field["path"], field["path"])} for field in form_fields(cls)
+    ]
+    return {"system": system, "fields": fields}
+
+
+@router.get("/api/systems/{system}/sheet-form")
+def system_sheet_form(system: str) -> JSONResponse:
+    """The form of the system's character sheet (the page's quick NPCs and card editor):
+    ``{"system", "fields": [{"path", "label", "kind", "options", "required", "default"}]}``
+    (no fields: a system without a sheet). 404 for an unknown system."""
+    from saikoro.systems import manifest
+
+    try:
+        manifest(system)
+    except KeyError:
+        raise HTTPException(status_code=404) from None
+    return JSONResponse(sheet_form(system), headers={"Cache-Control": "no-cache"})
 
 
 @router.get("/api/systems/{system}/webtable")

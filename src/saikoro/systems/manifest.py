@@ -12,6 +12,8 @@ does not import the table, the transfer code or pydantic:
 - ``transfer_profile`` — the labels of Udonarium / CCFOLIA pieces
   (a :class:`saikoro.transfer.profiles.Profile`);
 - ``palette`` — the chat palette builder (``sheet -> list[str]``);
+- ``palette_en`` — the English of the builder's labels (``label -> str``), for the English
+  web page (the lines themselves stay what the tools take);
 - ``simulation`` — the encounter simulator's playbook (what a fighter of this system may
   type on its turn, who is out of the fight: :class:`saikoro.simulate.model.Playbook`);
 - ``rules_spec`` / ``rules_reference`` — for a system that is not in RULES.md, files in its
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from saikoro.transfer.profiles import Profile
 
 PaletteBuilder = Callable[["SheetBase"], list[str]]
+PaletteEnglish = Callable[[str], str]
 
 
 class SystemManifest:
@@ -49,6 +52,7 @@ class SystemManifest:
         "id",
         "package",
         "palette",
+        "palette_en",
         "rules_reference",
         "rules_spec",
         "settings",
@@ -69,6 +73,7 @@ class SystemManifest:
         tracker: str | None = None,
         transfer_profile: str | None = None,
         palette: str | None = None,
+        palette_en: str | None = None,
         simulation: str | None = None,
         rules_spec: str | None = None,
         rules_reference: str | None = None,
@@ -81,6 +86,7 @@ class SystemManifest:
         self.tracker = tracker
         self.transfer_profile = transfer_profile
         self.palette = palette
+        self.palette_en = palette_en
         self.simulation = simulation
         self.rules_spec = rules_spec
         self.rules_reference = rules_reference
@@ -128,6 +134,10 @@ class SystemManifest:
         builder: PaletteBuilder | None = self._load(self.palette)
         return builder
 
+    def palette_english(self) -> PaletteEnglish | None:
+        english: PaletteEnglish | None = self._load(self.palette_en)
+        return english
+
     def playbook(self) -> Any:
         """The system's playbook for ``saikoro simulate`` (one instance per process), or
         None when the system cannot be simulated."""
@@ -147,4 +157,4 @@ class SystemManifest:
         return resources.files(self.package).joinpath(relative).read_text(encoding="utf-8")
 
 
-__all__ = ["PaletteBuilder", "SystemManifest"]
+__all__ = ["PaletteBuilder", "PaletteEnglish", "SystemManifest"]

@@ -38,6 +38,7 @@ _ONE_CHARACTER = frozenset(
         ev.CONDITION_REMOVED,
         ev.FIELD_SET,
         ev.TURN_STARTED,
+        ev.SHEET_SET,
         ev.ICON_SET,
     }
 )

@@ -248,6 +248,7 @@ _CHANGES = frozenset(
         ev.FIELD_SET,
         ev.TURN_STARTED,
         ev.ROUND_STARTED,
+        ev.SHEET_SET,
     }
 )
 
@@ -898,18 +899,58 @@ def dispatch_sheet(
 ) -> Outcome:
     """Bring a character in from a sheet the caller sent (not a file): joining through an
     invite link, or the GM adding one over the network. Raises SaikoroError."""
+    return dispatch_sheets(state, [sheet], ctx, side)
+
+
+def dispatch_sheets(
+    state: RoomState, sheets: list[SheetBase], ctx: Context, side: str | None = None
+) -> Outcome:
+    """Bring in every character of ``sheets`` as one line (all of them or none): a join,
+    the GM's character from a file, or quick NPCs made by a count. Raises SaikoroError."""
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
     ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     if actor.is_spectator:
         roles.authorize(state, actor, None, "/char add")
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     tracker = tracker_for(state.system)
-    add_sheet(emit, tracker, sheet, side, None, ctx)
+    for sheet in sheets:
+        add_sheet(emit, tracker, sheet, side, None, ctx)
     tracker.after_line(emit)
-    actor_name_ = "GM" if actor.is_gm else sheet.name
+    actor_name_ = "GM" if actor.is_gm else sheets[0].name
+    names = ", ".join(sheet.name for sheet in sheets)
     return _outcome(
-        emit, None, actor_name_, uuid.uuid4().hex, f"/char add {sheet.name}", by_gm=actor.is_gm
+        emit, None, actor_name_, uuid.uuid4().hex, f"/char add {names}", by_gm=actor.is_gm
     )
+
+
+def dispatch_edit(state: RoomState, name: str, changes: dict[str, Any], ctx: Context) -> Outcome:
+    """Edit character ``name``'s fields from the page (:mod:`saikoro.table.sheet_edits`):
+    the GM any field, a player their own memo and palette lines; ``hp`` / ``max_hp`` as
+    ``:HP=N`` would. One line, all of it or nothing. Raises SaikoroError."""
+    from saikoro.table.sheet_edits import LIVE_FIELDS, check_fields, edit_sheet
+
+    actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
+    name = find_name(name, state.characters) or name
+    check_fields(actor, name, changes)
+    emit = Emit(state, Randomizer(ctx.source), gm=actor.is_gm)
+    emit.character(name)
+    tracker = tracker_for(state.system)
+    rest = {path: value for path, value in changes.items() if path not in LIVE_FIELDS}
+    if rest:
+        edit_sheet(emit, name, rest, actor)
+    for key, label in zip(LIVE_FIELDS, ("MHP", "HP"), strict=True):
+        if key not in changes:
+            continue
+        value = changes[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(f"{key} は整数です ({value!r})", f"{key} is a whole number ({value!r})")
+        character = emit.character(name)
+        if value != (character.max_hp if key == "max_hp" else character.hp):
+            change_status(emit, tracker, name, label, "=", value)
+    if emit.events:
+        tracker.after_line(emit)
+    speaker = "GM" if actor.is_gm else name
+    return _outcome(emit, None, speaker, uuid.uuid4().hex, f"/char edit {name}", by_gm=actor.is_gm)
 
 
 #: How far back ``/reveal`` and ``/log`` look for secret rolls and their reveals.
@@ -974,9 +1015,15 @@ def _cond(emit: Emit, tracker: Tracker, args: list[str]) -> None:
         emit.character(name)
         made = tracker.make_condition(emit, name, label, level)
         if made is not None:
-            shown = tracker.condition_name(made.label) + Message.same(f"{made.level or ''}")
+            shown = tracker.condition_name(made.label)
+            at = f"{made.level or ''}"
             emit.add_condition(
-                name, made, text=Message(f"{name}: {shown.ja} を受けた", f"{name}: now {shown.en}")
+                name,
+                made,
+                text=Message(
+                    f"{name}: {shown.ja}{at} を受けた",
+                    f"{name}: now {shown.en}{f' {at}' if at else ''}",
+                ),
             )
         return
     if len(args) == 3 and args[0] == "remove":

@@ -45,6 +45,7 @@ SETTING_SET = "setting_set"  # key, value (None = back to the default): GM house
 CLOCK_SET = "clock_set"  # minutes: the room's game clock (out-of-combat time)
 ROOM_SET = "room_set"  # key, value (None = removed) — tracker fields of the room (ledgers)
 REVEALED = "revealed"  # command_id, seq, roll (the secret roll's data): shown to all from now
+SHEET_SET = "sheet_set"  # name, sheet (the whole new sheet), changed (paths), clear (status keys)
 ICON_SET = "icon_set"  # name, icon (the image's SHA-256, None = removed), type: a face
 
 KINDS = frozenset(
@@ -71,6 +72,7 @@ KINDS = frozenset(
         CLOCK_SET,
         ROOM_SET,
         REVEALED,
+        SHEET_SET,
         ICON_SET,
     }
 )

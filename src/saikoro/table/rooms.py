@@ -318,6 +318,70 @@ def add_character(
     return [sheet.name for sheet in chosen]
 
 
+def add_quick(
+    store: SharedRoomStore,
+    room: str,
+    by: Link,
+    *,
+    fields: dict[str, Any] | None = None,
+    copy_of: str | None = None,
+    count: int = 1,
+    side: str | None = None,
+) -> list[str]:
+    """The GM makes ``count`` characters at once (one line: all or none), from the sheet
+    ``fields`` the page's form gives (``name`` is the base of their names) or as copies of
+    the character ``copy_of``; named by :func:`saikoro.table.sheet_edits.quick_names`.
+    Every sheet is validated by the system's model before anything is written."""
+    from saikoro.table.sheet_edits import named_copies, quick_names
+
+    _require_gm(by)
+    if side not in (None, "pc", "npc"):
+        raise fail(f"{side!r} は pc/npc ではありません", f"{side!r}: expected pc or npc")
+    _room(store, room)
+    session = TableSession.open(store, room, allow_files=False)
+    state = session.state
+    if copy_of is not None:
+        name = find_name(copy_of, state.characters)
+        if name is None:
+            raise fail(f"{copy_of} はいません", f"no character {copy_of!r}", "unknown character")
+        original = state.characters[name]
+        data = dict(original.sheet)
+        side = side or original.side
+    else:
+        if not isinstance(fields, dict) or not str(fields.get("name") or "").strip():
+            raise fail("名前 (name) を書いてください", "give the character a name", "invalid sheet")
+        data = {**fields, "name": str(fields["name"]).strip()}
+    names = quick_names(str(data["name"]), count, state.characters)
+    sheets = named_copies(data, names, state.system)
+    session.add_sheets(sheets, actor=Actor.gm(), side=side)
+    return names
+
+
+def edit_character(
+    store: SharedRoomStore, room: str, by: Link, name: str, changes: dict[str, Any]
+) -> list[str]:
+    """Edit character ``name``'s fields as the link's holder may (the GM any field, a
+    player their own memo and palette lines): the events it logged."""
+    _room(store, room)
+    session = TableSession.open(store, room, allow_files=False)
+    outcome = session.edit(name, changes, actor=actor_for(by))
+    return [event.kind for event in outcome.events]
+
+
+def character_sheet(store: SharedRoomStore, room: str, by: Link, name: str) -> dict[str, Any]:
+    """The sheet of character ``name`` as the GM or its player may read it (to edit)."""
+    from saikoro.table.roles import check_owner
+
+    _room(store, room)
+    state = TableSession.open(store, room, allow_files=False).state
+    found = find_name(name, state.characters)
+    if found is None:
+        raise fail(f"{name} はいません", f"no character {name!r}", "unknown character")
+    check_owner(actor_for(by), found, "シートを見られる", "read the sheet of")
+    character = state.characters[found]
+    return {**character.sheet, "hp": character.hp, "max_hp": character.max_hp}
+
+
 def _require_gm(by: Link) -> None:
     if by.role != "gm":
         raise forbidden("リンクを管理できるのは GM だけです", "only the GM manages the links")

@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from saikoro.dice.randomizer import DiceSource, RandomSource
 from saikoro.errors import SaikoroError
@@ -21,7 +22,14 @@ from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
 from saikoro.table.actors import Actor
-from saikoro.table.dispatch import Context, Outcome, dispatch, dispatch_sheet
+from saikoro.table.dispatch import (
+    Context,
+    Outcome,
+    dispatch,
+    dispatch_edit,
+    dispatch_sheet,
+    dispatch_sheets,
+)
 from saikoro.table.emit import fail
 from saikoro.table.events import Event, now_iso
 from saikoro.table.state import RoomState, apply_in_place
@@ -139,6 +147,16 @@ class TableSession:
         """Bring in the character of a sheet the caller sent (joining, or the GM over the
         network); persisted before returning. Raises SaikoroError."""
         return self._commit(lambda state, ctx: dispatch_sheet(state, sheet, ctx, side), actor)
+
+    def add_sheets(
+        self, sheets: list[SheetBase], *, actor: Actor | None = None, side: str | None = None
+    ) -> Outcome:
+        """Bring in several characters as one line (all or none): quick NPCs by a count."""
+        return self._commit(lambda state, ctx: dispatch_sheets(state, sheets, ctx, side), actor)
+
+    def edit(self, name: str, changes: dict[str, Any], *, actor: Actor | None = None) -> Outcome:
+        """Edit a character's fields (``dispatch_edit``); persisted before returning."""
+        return self._commit(lambda state, ctx: dispatch_edit(state, name, changes, ctx), actor)
 
     def set_icon(
         self, name: str, digest: str | None, content_type: str = "", *, actor: Actor

@@ -216,6 +216,7 @@ STATE_KINDS = frozenset(
         ev.SETTING_SET,
         ev.CLOCK_SET,
         ev.ROOM_SET,
+        ev.SHEET_SET,
     }
 )
 
@@ -291,6 +292,15 @@ def _condition_removed(state: RoomState, data: dict[str, Any]) -> None:
 
 def _field_set(state: RoomState, data: dict[str, Any]) -> None:
     state.characters[data["name"]].fields[data["key"]] = data.get("value")
+
+
+def _sheet_set(state: RoomState, data: dict[str, Any]) -> None:
+    """A character's sheet edited (``sheet_edits``): the new sheet, and the live values
+    the edit replaced (``clear``: status keys now read from the sheet again)."""
+    character = state.characters[data["name"]]
+    character.sheet = dict(data["sheet"])
+    for key in data.get("clear", ()):
+        character.statuses.pop(key, None)
 
 
 def _combat_started(state: RoomState, data: dict[str, Any]) -> None:
@@ -398,6 +408,7 @@ _HANDLERS = {
     ev.CONDITION_ADDED: _condition_added,
     ev.CONDITION_REMOVED: _condition_removed,
     ev.FIELD_SET: _field_set,
+    ev.SHEET_SET: _sheet_set,
     ev.COMBAT_STARTED: _combat_started,
     ev.ROUND_STARTED: _round_started,
     ev.TURN_STARTED: _turn_started,

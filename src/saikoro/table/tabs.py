@@ -42,6 +42,7 @@ INFO_KINDS = frozenset(
         ev.NOTICE,
         ev.SETTING_SET,
         ev.CLOCK_SET,
+        ev.SHEET_SET,
         ev.ICON_SET,
     }
 )

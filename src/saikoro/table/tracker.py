@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase
 from saikoro.table import events as ev
+from saikoro.table.counters import Counter, maxed_counters
 from saikoro.table.emit import Emit, fail
 from saikoro.table.state import Character, Condition
 
@@ -137,6 +138,12 @@ class Tracker:
         if key in refs:
             return key, int(refs[key]), 0
         return None
+
+    def counters(self, character: Character, refs: dict[str, int]) -> list[Counter]:
+        """The character's numeric statuses as the page's cards show them (``refs``: its
+        :meth:`references`): HP and every value with a maximum (``MP`` / ``最大MP``); a
+        system adds its own (its resources without a maximum, …)."""
+        return maxed_counters(character, refs)
 
     # -- the action gate ----------------------------------------------------
     def action_kind(self, verb: str, args: list[str]) -> str | None:

@@ -102,6 +102,8 @@ def _without_sheets(event: Event, actor: Actor) -> Event:
     if event.kind == ev.UNDONE and "restore" in event.data:
         data = {k: v for k, v in event.data.items() if k != "restore"}
         return replace(event, data=data)
+    if event.kind == ev.SHEET_SET and not actor.owns(str(event.data.get("name", ""))):
+        return replace(event, data={k: v for k, v in event.data.items() if k != "sheet"})
     if event.kind == ev.CHARACTER_ADDED and "character" in event.data:
         character = Character.model_validate(event.data["character"])
         if not actor.owns(character.name):
@@ -123,30 +125,36 @@ def view_state(state: RoomState, actor: Actor) -> dict[str, Any]:
 def character_rows(
     state: RoomState, names: list[str]
 ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The public rows of ``names`` (as :func:`public_character`) and their values
-    (``Tracker.references``), each made once for every reader."""
+    """The public rows of ``names`` (as :func:`public_character`) and what only the GM and
+    each one's player read (``{"values": Tracker.references, "gm": counters, "owner":
+    counters}``), each made once for every reader."""
+    from saikoro.table.counters import counter_views
     from saikoro.table.dispatch import tracker_for
     from saikoro.table.faces import icon_url
 
     tracker = tracker_for(state.system)
     rows: dict[str, dict[str, Any]] = {}
-    values: dict[str, dict[str, Any]] = {}
+    private: dict[str, dict[str, Any]] = {}
     for name in names:
         character = state.characters.get(name)
         if character is None:
             continue
         rows[name] = {**public_character(character), "icon": icon_url(state.room, character)}
-        values[name] = tracker.references(character)
-    return rows, values
+        refs = tracker.references(character)
+        counters = counter_views(state, character, tracker.counters(character, refs))
+        private[name] = {"values": refs, **counters}
+    return rows, private
 
 
-def reader_row(row: dict[str, Any], values: dict[str, Any] | None, actor: Actor) -> dict[str, Any]:
-    """A character's row as ``actor`` reads it: ``mine``, and ``values`` for the GM and
-    the character's own player."""
+def reader_row(row: dict[str, Any], private: dict[str, Any] | None, actor: Actor) -> dict[str, Any]:
+    """A character's row as ``actor`` reads it: ``mine``, and for the GM and the
+    character's own player its ``values`` and ``counters`` (with the buttons the table
+    accepts from that reader: :mod:`saikoro.table.counters`)."""
     mine = actor.role == "player" and actor.owns(row["name"])
     shown = {**row, "mine": mine}
-    if (actor.is_gm or mine) and values is not None:
-        shown["values"] = values
+    if (actor.is_gm or mine) and private is not None:
+        shown["values"] = private["values"]
+        shown["counters"] = private["gm" if actor.is_gm else "owner"]
     return shown
 
 

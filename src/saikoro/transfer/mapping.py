@@ -13,7 +13,7 @@ import copy
 from typing import Any
 
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase, sheet_from_data
+from saikoro.sheets import MEMO_NOTE, PALETTE_NOTE, SheetBase, sheet_from_data
 from saikoro.transfer.labels import (
     UNPORTABLE,
     TransferError,
@@ -32,13 +32,11 @@ from saikoro.transfer.model import (
     note_key,
     note_place,
 )
-from saikoro.transfer.palette import build_palette, same_palette
+from saikoro.transfer.palette import export_palette, same_palette
 from saikoro.transfer.profiles import Path, Profile, Slot, profile_for
 
-MEMO_NOTE = "メモ"
 MAX_ITEMS = 2000  # resources + params of one piece
 ORDER_KEY = "_order"  # in saikoro's block: key order of the profile's ordered mappings
-PALETTE_NOTE = "チャットパレット"
 NOTE_SECTION = "メモ"
 
 
@@ -146,7 +144,7 @@ def export_sheet(sheet: SheetBase) -> PortableCharacter:
         resources=resources,
         params=params,
         memo=memo,
-        palette=build_palette(sheet),
+        palette=export_palette(sheet),
         initiative=profile.initiative(dump),
         dicebot=sheet.system,
         extras=extras,
@@ -338,7 +336,7 @@ def import_character(
         _restore_order(data, order)
     sheet = sheet_from_data(data, system)
 
-    if character.palette.strip() and not same_palette(character.palette, build_palette(sheet)):
+    if character.palette.strip() and not same_palette(character.palette, export_palette(sheet)):
         key = book.add(PALETTE_NOTE, character.palette.strip())
         sheet.notes = dict(book.notes)
         report.add("chat palette", f"notes.{key}", "note")

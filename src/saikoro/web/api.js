@@ -52,6 +52,10 @@ export class Room {
     return call('POST', roomPath(this.room) + path, this.token, body);
   }
 
+  patch(path, body) {
+    return call('PATCH', roomPath(this.room) + path, this.token, body);
+  }
+
   join(invite, character) {
     return call('POST', `${roomPath(this.room)}/join`, null, { invite, character });
   }

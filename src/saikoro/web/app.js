@@ -7,6 +7,7 @@ import { lang, provide, provideTerms, setLang, t } from './i18n.js';
 import { ChatLog } from './log.js';
 import { TabBar } from './tabs.js';
 import { paletteLoading, renderPalette } from './palette.js';
+import { SheetTools } from './sheet_tools.js';
 import { TargetMemory } from './targets.js';
 import { TurnCue, turnActor } from './turns.js';
 import { renderUsage } from './usage.js';
@@ -82,8 +83,21 @@ async function systemChoices() {
   if (box.options.length) return;
   const response = await fetch('/v2/game_system');
   const { game_system: list } = await response.json();
-  box.replaceChildren(...list.map((s) => new Option(`${s.name} (${s.id})`, s.id)));
+  box.replaceChildren(...list.map((s) => {
+    const option = new Option(s.id, s.id);
+    option.dataset.name = s.name;
+    return option;
+  }));
+  labelSystems();
   box.value = list.find((s) => s.id !== 'DiceBot')?.id ?? list[0].id;
+}
+
+/** A system's name is BCDice's Japanese title (shown with its ID in Japanese); the English
+ * page names it by its ID, as BCDice does outside Japan. */
+function labelSystems() {
+  for (const option of $('#create-form [name=system]').options) {
+    option.textContent = lang() === 'en' ? option.value : `${option.dataset.name} (${option.value})`;
+  }
 }
 
 function lobby() {
@@ -270,6 +284,7 @@ class RoomView {
       face: (actor) => (actor === 'GM' ? null : this.faces.slot(actor)),
     });
     this.tabs = new TabBar($('#tabs'), (tab) => this.log.showTab(tab));
+    this.sheets = new SheetTools(this.api, () => this, $('#sheet-dialog'), (message) => ($('#line-error').textContent = message));
     this.simulation = new Simulation(this.api); // the GM's fight simulation (simulate.js)
     this.simulation.rerender = () => this.renderCards();
   }
@@ -336,6 +351,10 @@ class RoomView {
     }
     this.log.add(event);
     if (LINK_EVENTS.has(event.kind)) this.renderLinks();
+    if (event.kind === 'sheet_set') { // its own palette lines may have changed
+      this.palettes.clear();
+      this.paletteFor = null;
+    }
     this.usageSoon();
     const change = event.change;
     const known = this.state?.version ?? 0;
@@ -408,7 +427,15 @@ class RoomView {
       return;
     }
     const canEdit = (name) => this.canAct(name);
-    renderCards(list, this.state, { canEdit, page: this.page, send: (line) => this.send(line), faces: this.faces });
+    const gm = this.me.role === 'gm';
+    renderCards(list, this.state, {
+      canEdit,
+      page: this.page,
+      send: (line) => this.send(line),
+      faces: this.faces,
+      edit: (name) => this.sheets.edit(name),
+      copy: gm ? (name) => this.sheets.copy(name) : undefined,
+    });
     this.simulation.render($('#cards'), this.state, this.me.role);
   }
 
@@ -470,6 +497,7 @@ class RoomView {
     const character = (this.state.characters ?? []).find((c) => c.name === name);
     $('#palette').hidden = !character;
     if (!character) return;
+    $('#edit-palette').onclick = () => this.sheets.editPalette(name, this.palettes.get(this.paletteFor) ?? this.paletteLines);
     const key = `${name}\n${JSON.stringify(character.values ?? null)}\n${this.settingsSeq}`;
     if (key === this.paletteFor) return;
     const first = !this.paletteFor?.startsWith(`${name}\n`);
@@ -490,6 +518,7 @@ class RoomView {
         const lines = await this.api.get(`${path}&chances=false`); // at once; the odds take longer
         if (!current()) return;
         renderPalette(container, lines.items ?? [], { ...actions, pending: true });
+        this.paletteLines = lines.items ?? [];
       }
       const palette = await this.api.get(path);
       this.palettes.set(key, palette.items ?? []);
@@ -550,6 +579,7 @@ class RoomView {
     };
     $('#speaker').onchange = () => this.loadPalette();
     $('#undo').onclick = () => this.send('/undo mine');
+    $('#new-npc').onclick = () => this.sheets.newNpc();
     for (const b of document.querySelectorAll('#combat [data-line]')) b.onclick = () => this.send(b.dataset.line);
     $('#download-log').onclick = async () => {
       let blob;
@@ -710,6 +740,7 @@ function route() {
 
 $('#lang').addEventListener('click', () => {
   setLang(lang() === 'ja' ? 'en' : 'ja');
+  labelSystems();
   if (current) {
     current.showStatus();
     current.log.rerender();

@@ -1,4 +1,5 @@
 // Character cards: HP bar, conditions, row, abilities; editable by the GM and the owner.
+import { counterSteps, meter, renderCounters } from './counters.js';
 import { FACE_TYPES } from './faces.js';
 import { t, term } from './i18n.js';
 
@@ -10,17 +11,8 @@ function el(tag, className, text) {
 }
 
 function hpBar(character) {
-  const bar = el('div', 'hpbar');
-  bar.setAttribute('role', 'meter');
-  bar.setAttribute('aria-label', `${character.name} HP`);
-  bar.setAttribute('aria-valuemin', '0');
-  bar.setAttribute('aria-valuemax', String(character.max_hp));
-  bar.setAttribute('aria-valuenow', String(character.hp));
-  const fill = el('div', 'fill');
-  const ratio = character.max_hp > 0 ? Math.max(0, Math.min(1, character.hp / character.max_hp)) : 0;
-  fill.style.width = `${Math.round(ratio * 100)}%`;
+  const { bar, fill, ratio } = meter('hpbar', `${character.name} HP`, character.hp, character.max_hp);
   if (ratio <= 0.25) fill.classList.add('low');
-  bar.append(fill);
   return bar;
 }
 
@@ -71,9 +63,12 @@ function faceOf(character, editable, faces) {
 /**
  * Render `state.characters` into `container`. `canEdit(name)`: may this viewer edit it;
  * `page`: the system's webtable.json (card values, conditions); `send(line)`: carry out a
- * table line; `faces`: the page's faces (`slot(name)`, `upload(name, file)`).
+ * table line; `faces`: the page's faces (`slot(name)`, `upload(name, file)`); `edit(name)` /
+ * `copy(name)` (absent: no such button) open the card's editor and duplicate the character.
+ * A row's `counters` (the GM's and the owner's) add the −/+ buttons the table accepts from
+ * this reader.
  */
-export function renderCards(container, state, { canEdit, page, send, faces }) {
+export function renderCards(container, state, { canEdit, page, send, faces, edit, copy }) {
   container.replaceChildren(conditionList(page.conditions));
   for (const character of state.characters ?? []) {
     const editable = canEdit(character.name);
@@ -100,7 +95,13 @@ export function renderCards(container, state, { canEdit, page, send, faces }) {
         input.select();
       });
     }
-    card.append(hp, hpBar(character));
+    const counters = character.counters ?? [];
+    const hpCounter = counters.find((c) => c.label === 'HP');
+    const hpLine = el('div', 'hp-line');
+    hpLine.append(hp);
+    if (hpCounter) hpLine.append(counterSteps(hpCounter, send));
+    card.append(hpLine, hpBar(character));
+    if (counters.some((c) => c.label !== 'HP')) card.append(renderCounters(counters, send));
 
     const chips = el('ul', 'conditions');
     for (const label of character.conditions ?? []) {
@@ -109,7 +110,7 @@ export function renderCards(container, state, { canEdit, page, send, faces }) {
       if (editable) {
         const remove = el('button', 'remove', '×');
         remove.type = 'button';
-        remove.setAttribute('aria-label', `${t('removeCondition')}: ${label}`);
+        remove.setAttribute('aria-label', `${t('removeCondition')}: ${[term(word), ...rest].join(':')}`);
         remove.addEventListener('click', () => send(`/cond remove ${character.name} ${label.split(':')[0]}`));
         chip.append(remove);
       }
@@ -145,6 +146,19 @@ export function renderCards(container, state, { canEdit, page, send, faces }) {
         list.append(pair);
       }
       card.append(list);
+    }
+    if (editable && (edit || copy)) {
+      const tools = el('div', 'card-tools');
+      const tool = (word, act) => {
+        const b = el('button', `tool ${word}`, t(word));
+        b.type = 'button';
+        b.setAttribute('aria-label', `${character.name}: ${t(word)}`);
+        b.addEventListener('click', () => act(character.name));
+        tools.append(b);
+      };
+      if (edit) tool('edit', edit);
+      if (copy) tool('duplicate', copy);
+      card.append(tools);
     }
     container.append(card);
   }

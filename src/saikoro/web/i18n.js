@@ -98,6 +98,23 @@ const WORDS = {
   loading: ['読み込み中…', 'Loading…'],
   pc: ['PC', 'PC'],
   npc: ['NPC', 'NPC'],
+  newNpc: ['NPC を作る', 'New NPC'],
+  charName: ['名前', 'Name'],
+  side: ['陣営', 'Side'],
+  count: ['数', 'Count'],
+  countHelp: ['2 以上なら名前に A, B, C… が付きます', 'with 2 or more, the names get A, B, C…'],
+  moreFields: ['その他の項目', 'More fields'],
+  memo: ['メモ', 'Memo'],
+  make: ['作成', 'Make'],
+  save: ['保存', 'Save'],
+  cancel: ['キャンセル', 'Cancel'],
+  edit: ['編集', 'Edit'],
+  editOf: ['の編集', ': edit'],
+  duplicate: ['複製', 'Duplicate'],
+  ownPalette: ['自分のチャットパレット (1行に1つ)', 'Your own chat palette (one line each)'],
+  editPalette: ['パレットを編集', 'Edit palette'],
+  counterDown: ['を1減らす', ': minus 1'],
+  counterUp: ['を1増やす', ': plus 1'],
   notFound: ['部屋に入れません (リンクが無効か、部屋がありません)', 'Cannot open the room (the link is revoked or the room does not exist)'],
 };
 
@@ -129,13 +146,18 @@ export function provide(key, pair) {
   for (const el of document.querySelectorAll(`[data-t-placeholder="${key}"]`)) el.placeholder = t(key);
 }
 
-/** Switch language and re-label every element carrying data-t / data-t-placeholder. */
+/** Switch language and re-label every element carrying data-t / data-t-placeholder /
+ * data-t-label (its aria-label). */
 export function setLang(value) {
   current = value === 'en' ? 'en' : 'ja';
   localStorage.setItem('saikoro.lang', current);
   document.documentElement.lang = current;
   for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.dataset.t);
+  // the switch names the other language in that language (「日本語」 on the English page)
+  const other = document.querySelector('#lang');
+  if (other) other.lang = current === 'en' ? 'ja' : 'en';
   for (const el of document.querySelectorAll('[data-t-placeholder]')) {
     el.placeholder = t(el.dataset.tPlaceholder);
   }
+  for (const el of document.querySelectorAll('[data-t-label]')) el.setAttribute('aria-label', t(el.dataset.tLabel));
 }

@@ -1,7 +1,7 @@
 // The speaker's chat palette as buttons, each with its chance of success (saikoro odds).
 // A line whose note asks for the opponent's value (「X を相手の体力に」) is not sent: a click
 // puts it into the input line, its value selected, to be typed over.
-import { t } from './i18n.js';
+import { lang, t } from './i18n.js';
 
 const percent = (p) => (p >= 0.9995 ? '100%' : p < 0.0005 && p > 0 ? '<0.1%' : `${(p * 100).toFixed(p < 0.1 ? 1 : 0)}%`);
 
@@ -14,7 +14,7 @@ export function paletteLoading(container) {
 }
 
 /**
- * Render `items` ({line, label, command, chance, edit, select, own}) as buttons: `send(line)`
+ * Render `items` ({line, label, label_en, command, chance, edit, select, own}) as buttons: `send(line)`
  * on a click, or `edit(command, select)` for a line to fill in first. With `pending`, the
  * chances are still being computed (a sign stands in for them).
  */
@@ -28,10 +28,13 @@ export function renderPalette(container, items, { send, edit, pending = false })
     b.type = 'button';
     b.className = `palette-item${item.edit ? ' edit' : ''}${item.own ? ' own' : ''}`;
     b.dataset.line = item.line;
+    // the English page: the label in English; the line (what is sent) stays as it is
+    const english = lang() === 'en' && item.label_en && item.label_en !== item.label;
+    const name = (english ? item.label_en : item.label) || item.line;
+    const shownLine = english ? `${item.line.split(' ')[0]} ${item.label_en}` : item.line;
     const label = document.createElement('span');
-    label.textContent = item.label || item.line;
+    label.textContent = name;
     b.append(label);
-    const name = item.label || item.line;
     if (typeof item.chance === 'number') {
       const chance = document.createElement('span');
       chance.className = 'chance';
@@ -51,8 +54,9 @@ export function renderPalette(container, items, { send, edit, pending = false })
       wait.textContent = '…';
       b.append(wait);
     }
-    b.title = item.edit ? `${item.line}\n${t('paletteEdit')}` : item.line;
-    b.addEventListener('click', () => (item.edit ? edit(item.command ?? item.line.split(' ')[0], item.select) : send(item.line)));
+    b.title = item.edit ? `${shownLine}\n${t('paletteEdit')}` : shownLine;
+    // sent as shown: on the English page with the English label as the roll's comment
+    b.addEventListener('click', () => (item.edit ? edit(item.command ?? item.line.split(' ')[0], item.select) : send(shownLine)));
     container.append(b);
   }
 }

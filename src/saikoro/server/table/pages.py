@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from saikoro.server.table.service import Caller, TableService
 
 #: Kinds whose stored body a reader other than the GM may not get whole.
-_VIEWED_KINDS = frozenset({ev.UNDONE, ev.CHARACTER_ADDED})
+_VIEWED_KINDS = frozenset({ev.UNDONE, ev.CHARACTER_ADDED, ev.SHEET_SET})
 
 
 def _passes_through(kind: str, body: str, gm: bool) -> bool:

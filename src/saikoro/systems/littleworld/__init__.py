@@ -50,6 +50,7 @@ MANIFEST = SystemManifest(
     tracker=".tracker:LittleWorldTracker",
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
+    palette_en=".transfer:palette_label_en",
     simulation=".simulate:LittleWorldPlaybook",
 )
 

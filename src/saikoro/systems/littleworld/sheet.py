@@ -225,6 +225,9 @@ class LittleWorldSheet(SheetBase):
     kanazuchi_opt_in: bool = False
     consciousness: str = ""
 
+    #: Left out of the page's form: conditions are the table's (/cond), the rest is rare.
+    form_hidden: ClassVar[tuple[str, ...]] = ("conditions", "kanazuchi_opt_in", "consciousness")
+
     #: pydantic's own errors (a missing field, a wrong type, …) name these rules.
     field_rules: ClassVar[dict[str, str]] = FIELD_RULES
     default_rule: ClassVar[str] = "LW-ABIL-06"

@@ -37,6 +37,7 @@ from saikoro.systems.littleworld.settings import (
 )
 from saikoro.systems.littleworld.tracker_special import SpecialSituations
 from saikoro.table import events as ev
+from saikoro.table.counters import Counter
 from saikoro.table.emit import Emit, fail
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
@@ -337,6 +338,15 @@ class LittleWorldTracker(Tracker):
             return None  # a condition (/cond add NAME 毒 LEVEL), not a status
         return super().editable(character, label)
 
+    def counters(self, character: Character, refs: dict[str, int]) -> list[Counter]:
+        """HP, a keeper's 価値観 (1–99 %), 禁忌値 (0–100) and money (cr, no maximum)."""
+        out = super().counters(character, refs)
+        if "価値観" in refs:
+            out.append(Counter("価値観", refs["価値観"], 99))
+        out.append(Counter("禁忌値", refs["禁忌値"], TABOO_MAX))
+        out.append(Counter("cr", refs["cr"]))
+        return out
+
     def bound_status(
         self, emit: Emit, name: str, key: str, current: int, value: int, op: str, ruling: bool
     ) -> int:
@@ -394,6 +404,9 @@ class LittleWorldTracker(Tracker):
 
     def caps(self, emit: Emit, character: Character) -> lwc.Capabilities:
         return lwc.capabilities(rule_conditions(character), character.hp, self.cfg(emit))
+
+    def condition_name(self, label: str) -> Message:
+        return Message(label, english(label))
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition | None:
         """``/cond add``: poison keeps the higher level (LW-COND-02); paralysis/sleep start

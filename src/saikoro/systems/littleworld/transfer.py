@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from saikoro.sheets import SheetBase
-from saikoro.transfer.palette import SAIKORO_HEADER, sheet_abilities
+from saikoro.transfer.palette import SAIKORO_HEADER, LabelRule, english_label, sheet_abilities
 from saikoro.transfer.profiles import Profile, Slot, hp_slot
 
 # -- 帽子世界TRPG ---------------------------------------------------------------------------
@@ -60,3 +62,29 @@ def palette(sheet: SheetBase) -> list[str]:
     ]
     own += [f"LWO{{{name}}}-3 【{name}】で対抗判定 (3 を相手の値に)" for name in abilities]
     return stock + own
+
+
+def _en(term: str) -> str:
+    from saikoro.systems.littleworld.english import english
+
+    return english(term)
+
+
+#: The English of :func:`palette`'s labels (the web page in English; the lines stay as they are).
+PALETTE_EN: tuple[LabelRule, ...] = (
+    (re.compile(r"【(.+)】判定"), lambda m: f"{_en(m[1])} check"),
+    (re.compile(r"【(.+)】判定 目標値(\d+)"), lambda m: f"{_en(m[1])} check, target {m[2]}"),
+    (
+        re.compile(r"【(.+)】で攻撃 \(X を相手の(.+)に。X のままなら防御不能\)"),
+        lambda m: f"Attack with {_en(m[1])} (X: the opponent's {_en(m[2])}; left as X, no defence)",
+    ),
+    (
+        re.compile(r"【(.+)】で対抗判定 \((\d+) を相手の値に\)"),
+        lambda m: f"Opposed {_en(m[1])} check ({m[2]}: the opponent's value)",
+    ),
+    (re.compile(r"ダメージ計算用"), lambda m: "for damage"),
+)
+
+
+def palette_label_en(label: str) -> str:
+    return english_label(label, PALETTE_EN)

@@ -14,6 +14,7 @@ MANIFEST = SystemManifest(
     tracker=".tracker:UnmeiTracker",
     transfer_profile=".transfer:PROFILE",
     palette=".transfer:palette",
+    palette_en=".transfer:palette_label_en",
     simulation=".simulate:UnmeiPlaybook",
 )
 

@@ -160,6 +160,9 @@ class UnmeiSheet(SheetBase):
     fate_uses_left: int | None = None
     formula_table: FormulaTable = Field(default_factory=FormulaTable)
 
+    #: The form's fields the model cannot list (``abilities`` maps any ability the GM adds).
+    form_paths: ClassVar[dict[str, str]] = {f"abilities.{a}.value": "int" for a in CORE_ABILITIES}
+
     #: pydantic's own errors (a missing field, a wrong type, …) name these rules.
     field_rules: ClassVar[dict[str, str]] = {
         "level": "UM-LEVEL-01",

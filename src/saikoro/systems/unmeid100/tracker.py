@@ -44,6 +44,7 @@ from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker_common import (
     CONDITION_NAMES,
     DOWN_LABELS,
+    RULED_CONDITION_NAMES,
     acts,
     break_chant,
     derived,
@@ -53,6 +54,7 @@ from saikoro.systems.unmeid100.tracker_common import (
     value_of,
 )
 from saikoro.table import events as ev
+from saikoro.table.counters import Counter
 from saikoro.table.emit import Emit, fail
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
@@ -296,6 +298,17 @@ class UnmeiTracker(Tracker):
             )
         return super().editable(character, label)
 
+    def counters(self, character: Character, refs: dict[str, int]) -> list[Counter]:
+        """HP and the fate checks left this session (UM-FATE-01: at most the level, a mob 1),
+        which the GM sets (``/gm set NAME fate_left N``; a check spends one by ``/fate``)."""
+        sheet = sheet_of(character)
+        level = int(refs.get("レベル", sheet.level))
+        most = um.fate_uses_per_session(sheet.kind, level).uses
+        fate = Counter(
+            "運命判定回数", refs["運命判定回数"], most, line="/gm set {name} fate_left {value}"
+        )
+        return [*super().counters(character, refs), fate]
+
     def ac(self, character: Character, refs: dict[str, int] | None = None) -> int:
         refs = refs if refs is not None else self.base_references(character)
         return value_of(character, refs, "AC") + sum(
@@ -538,7 +551,8 @@ class UnmeiTracker(Tracker):
     # -- GM ----------------------------------------------------------------
 
     def condition_name(self, label: str) -> Message:
-        return Message(label, CONDITION_NAMES.get(label, label))
+        english = CONDITION_NAMES.get(label) or RULED_CONDITION_NAMES.get(label, label)
+        return Message(label, english)
 
     def make_condition(self, emit: Emit, name: str, label: str, level: int) -> Condition:
         """``/cond add NAME LABEL``: only the conditions the rules give, with what they do

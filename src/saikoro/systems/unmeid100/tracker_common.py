@@ -24,6 +24,8 @@ CONDITION_NAMES: dict[str, str] = {
     "防御専念": "full defence",
     "5m移動": "5 m move",
 }
+#: Conditions the GM rules by hand (``/gm cond``) whose names the rules give (a charm spell's).
+RULED_CONDITION_NAMES: dict[str, str] = {"魅了": "charmed"}
 
 
 def sheet_of(character: Character) -> Any:

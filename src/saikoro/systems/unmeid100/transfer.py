@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
 from saikoro.sheets import SheetBase
 from saikoro.transfer.labels import norm_label, portable
-from saikoro.transfer.palette import SAIKORO_HEADER, clean
+from saikoro.transfer.palette import SAIKORO_HEADER, LabelRule, clean, english_label
 from saikoro.transfer.profiles import Profile, Slot, hp_slot
 
 # -- 運命判定d100 ---------------------------------------------------------------------------
@@ -124,3 +127,46 @@ def palette(sheet: SheetBase) -> list[str]:
         rates = ",".join(f"{{{name}成長率}}" for name in growth)
         own.append(f"GROW{rates} 成長判定 ({'/'.join(growth)})")
     return stock + own
+
+
+@cache
+def _terms() -> dict[str, str]:
+    """The system's English game terms (webtable.json's ``terms_en``, as the page uses)."""
+    data = json.loads((files(__package__) / "webtable.json").read_text("utf-8"))
+    return dict(data.get("terms_en", {}))
+
+
+def _en(term: str) -> str:
+    return _terms().get(term, term)
+
+
+_OPPONENTS = "(0: the opponent's {})"
+#: The English of :func:`palette`'s labels (the web page in English; the lines stay as they
+#: are). A spell's name is the sheet's own and stays as it is.
+PALETTE_EN: tuple[LabelRule, ...] = (
+    (re.compile(r"(.+)スキル判定"), lambda m: f"{_en(m[1])} skill check"),
+    (re.compile(r"運命判定"), lambda m: "Fate check"),
+    (
+        re.compile(r"白兵攻撃 \(0 を相手の AC に\)"),
+        lambda m: "Melee attack " + _OPPONENTS.format("AC"),
+    ),
+    (
+        re.compile(r"射撃攻撃 \(0 を相手の AC に\)"),
+        lambda m: "Ranged attack " + _OPPONENTS.format("AC"),
+    ),
+    (
+        re.compile(r"射撃攻撃 狙い(\d+)手番"),
+        lambda m: f"Ranged attack, aimed {m[1]} turn{'s' if m[1] != '1' else ''}",
+    ),
+    (re.compile(r"(.+) \(0 を相手の RC に\)"), lambda m: f"{m[1]} " + _OPPONENTS.format("RC")),
+    (re.compile(r"魔法発動"), lambda m: "Cast a spell"),
+    (
+        re.compile(r"成長判定 \((.+)\)"),
+        lambda m: f"Growth check ({'/'.join(_en(a) for a in m[1].split('/'))})",
+    ),
+    (re.compile(r"ダメージ \((.+)\)"), lambda m: f"Damage ({m[1]})"),
+)
+
+
+def palette_label_en(label: str) -> str:
+    return english_label(label, PALETTE_EN)
