@@ -21,6 +21,7 @@ from .conftest import free_port, wait_until_up
 
 REPO = Path(__file__).resolve().parents[2]
 SHEETS = REPO / "examples" / "scripts" / "sheets"
+STILL_CLOCK = Path(__file__).with_name("serve_still_clock.py")
 
 
 @dataclass
@@ -41,13 +42,18 @@ class Server:
             self.process.wait()
 
 
-def start_server(db: str, folder: Path, *options: str) -> Server:
-    """``saikoro serve --db DB`` on a free loopback port, its output in a log file."""
+def start_server(db: str, folder: Path, *options: str, still_clock: bool = False) -> Server:
+    """``saikoro serve --db DB`` on a free loopback port, its output in a log file.
+
+    ``still_clock``: the server's rate limits never refill (tests/server/serve_still_clock.py),
+    for a test that counts what a limit lets through.
+    """
     port = free_port()
     log_path = folder / f"server-{port}.log"
+    serve = [str(STILL_CLOCK)] if still_clock else ["-m", "saikoro", "serve"]
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "saikoro", "serve", "--port", str(port), "--db", db, *options],
+            [sys.executable, *serve, "--port", str(port), "--db", db, *options],
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=folder,
