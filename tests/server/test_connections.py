@@ -241,6 +241,35 @@ def test_a_kept_alive_connection_sets_one_timer_not_one_per_request() -> None:
     assert [loop.timers for loop in loops] == [1]
 
 
+def test_an_answers_head_and_body_leave_in_one_write() -> None:
+    """uvicorn writes a response's head and body apart; saikoro's protocol joins them, so a
+    small answer costs one system call and one TCP segment, not two (issue 20)."""
+    writes: list[int] = []
+
+    class Counting(guarded_protocol(PATIENT)):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport: Any) -> None:
+            real_write = transport.write
+
+            def write(data: bytes) -> None:
+                writes.append(len(data))
+                real_write(data)
+
+            transport.write = write
+            super().connection_made(transport)
+
+    with running(PATIENT, http=Counting) as bound, connect(bound) as sock:
+        for _ in range(10):
+            sock.sendall(
+                b"GET /v2/game_system/DiceBot/roll?command=2D6 HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            assert read_response(sock).startswith(b"HTTP/1.1 200")
+        sock.sendall(b"HEAD /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")  # a head alone
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 200") and len(writes) == 11
+
+
 def test_a_kept_alive_connection_is_closed_when_idle(port: int) -> None:
     with connect(port) as sock:
         sock.sendall(b"GET /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -31,14 +31,23 @@ def refused(page: Page, line: str) -> str:
     return error.inner_text()
 
 
+#: system: (the player's CCFOLIA JSON, their name, the enemy's file)
+PLAYERS = {
+    "LittleWorld": (LITTLEWORLD_PLAYERS[0], "ミナ", "goblin.yaml"),
+    "UnmeiD100": (UNMEID100_PLAYERS[1], "リナ", "goblin.json"),
+}
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_the_messages_of_a_first_session(browser, server, viewport) -> None:
+@pytest.mark.parametrize("system", sorted(PLAYERS))
+def test_the_messages_of_a_first_session(browser, server, system, viewport) -> None:
+    character, me, enemy_file = PLAYERS[system]
     gm = new_page(browser, viewport)
     gm.goto(server)
     about = gm.locator("#lobby .about")
     expect(about).to_contain_text("BCDice-API として使えます")
     expect(gm.locator("#lobby")).not_to_contain_text("Hello. This is")
-    create_room(gm, server, f"初めての卓 {viewport['width']}", "LittleWorld")
+    create_room(gm, server, f"初めての卓 {system} {viewport['width']}", system)
 
     # the empty room says what to do next; the invite link is one row
     expect(gm.locator("#next-step")).to_have_text(
@@ -64,7 +73,7 @@ def test_the_messages_of_a_first_session(browser, server, viewport) -> None:
     player.click("#join-form button[type=submit]")
     expect(error).to_contain_text("キャラクターとして読めませんでした")
     expect(error).not_to_contain_text("辞書")
-    join(player, invite, "mina.json", LITTLEWORLD_PLAYERS[0])
+    join(player, invite, "character.json", character)
     expect(gm.locator("#next-step")).to_be_hidden()
     expect(gm.locator("#links li", has_text="招待 (プレイヤー)")).to_have_count(1)
 
@@ -74,7 +83,7 @@ def test_the_messages_of_a_first_session(browser, server, viewport) -> None:
     player.fill("#line", "")
 
     # the GM's HP edit says it was the GM, and where +99 stopped
-    drop_file(gm, "#npc-drop", "goblin.yaml", ENEMIES["LittleWorld"])
+    drop_file(gm, "#npc-drop", enemy_file, ENEMIES[system])
     expect(card_hp(gm, "ゴブリン")).to_have_text("HP 8/8")
     send_line(gm, "@ゴブリン :HP-5")
     send_line(gm, "@ゴブリン :HP+99")
@@ -86,7 +95,7 @@ def test_the_messages_of_a_first_session(browser, server, viewport) -> None:
     send_line(player, "S2D6")
     player.locator("#log li.secret .reveal").last.click()
     revealed = gm.locator("#log li.kind-revealed").last
-    expect(revealed).to_contain_text("シークレットダイス公開: ミナ: (2D6) ＞ 8[4,4] ＞ 8")
+    expect(revealed).to_contain_text(f"シークレットダイス公開: {me}: (2D6) ＞ 8[4,4] ＞ 8")
     expect(revealed).not_to_contain_text("#")
 
     # losing the connection is said loudly and nothing can be typed meanwhile
@@ -98,14 +107,19 @@ def test_the_messages_of_a_first_session(browser, server, viewport) -> None:
     expect(player.locator("#status")).to_have_text("接続中")
     expect(player.locator("#line")).to_be_enabled()
 
-    # English: no Japanese game term on the cards, no label cut short
-    send_line(gm, "/gm row ミナ 後衛")
+    # English: no Japanese game term on the cards, no label cut short (every string of the
+    # English page: test_english_page.py)
+    if system == "LittleWorld":
+        send_line(gm, "/gm row ミナ 後衛")
     gm.get_by_role("button", name="English").click()
     cards = gm.locator("#cards .list")
-    expect(cards.locator('.card[data-name="ミナ"] .row')).to_have_text("Row: back row")
-    for word in ("体力", "技巧", "理知", "前衛", "後衛"):
+    if system == "LittleWorld":
+        expect(cards.locator('.card[data-name="ミナ"] .row')).to_have_text("Row: back row")
+    for word in ("体力", "技巧", "理知", "前衛", "後衛", "体格", "敏捷度", "魅力", "運命"):
         expect(cards).not_to_contain_text(word)
-    expect(cards.locator(".values dt").first).to_have_text("Body")
+    expect(cards.locator(".values dt").first).to_have_text(
+        "Body" if system == "LittleWorld" else "Build"
+    )
     add = cards.locator(".add-condition input").first
     assert add.evaluate("i => i.scrollWidth <= i.clientWidth + 1"), "the placeholder is cut"
     gm.get_by_role("button", name="日本語").click()

@@ -5,7 +5,8 @@ in the downloaded ``log.html``, in both systems.
 The dice are scripted per roll (``scripted_server.queue``: tests/web/serve_fixed_dice.py); a
 player rolls from the palette and attacks with the tracker's buttons, the GM's enemy attacks
 back with the GM's. 運命判定d100 has no fumble (UM-CHECK-01: a plain check succeeds or fails;
-only attacks are critical, UM-MELEE-01), so its page shows the other six.
+only attacks are critical, UM-MELEE-01), so its page shows the other six; 新クトゥルフ神話TRPG's
+CC shows a fumble (and the other three) in a second system.
 """
 
 from __future__ import annotations
@@ -17,7 +18,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.web.characters import ENEMIES, LITTLEWORLD_PLAYERS, UNMEID100_PLAYERS
 from tests.web.conftest import ScriptedServer
-from tests.web.helpers import card_hp, create_room, drop_file, invite_url, join, new_page
+from tests.web.helpers import (
+    card_hp,
+    create_room,
+    drop_file,
+    invite_url,
+    join,
+    new_page,
+    send_line,
+)
 
 
 def rolled(page: Page, server: ScriptedServer, faces: tuple[int, ...], click) -> None:  # type: ignore[no-untyped-def]
@@ -160,5 +169,36 @@ def test_every_result_has_its_colour_in_the_page_and_the_log(
         in_log[word] = colour(log, selector)
     distinct(in_log, ink(log))
     for page in (gm, player, log):
+        assert page.errors == [], page.errors  # type: ignore[attr-defined]
+        page.context.close()
+
+
+def test_a_third_systems_critical_and_fumble_have_theirs_too(
+    browser: Browser, scripted_server: ScriptedServer
+) -> None:
+    """運命判定d100 has no fumble; 新クトゥルフ神話TRPG's CC (typed by the GM) has all four."""
+    gm = new_page(browser)
+    create_room(gm, scripted_server, "色 Cthulhu7th", "Cthulhu7th")
+    words = {
+        "critical": "クリティカル",
+        "fumble": "ファンブル",
+        "success": "成功",
+        "failure": "失敗",
+    }
+    for faces in ((10, 1), (10, 10), (3, 2), (5, 6)):  # 01, 100, 32, 56 against 50
+        rolled(gm, scripted_server, faces, lambda: send_line(gm, "CC<=50"))
+    in_page = {}
+    for word, text in words.items():
+        expect(gm.locator(f"#log li.ev.{word} mark.{word}").last).to_contain_text(text)
+        in_page[word] = colour(gm, f"#log li.ev.{word} mark.{word}")
+    distinct(in_page, ink(gm))
+    log = new_page(browser)
+    log.set_content(download_log(gm))
+    in_log = {}
+    for word, text in words.items():
+        expect(log.locator(f"li.roll.{word} .result").last).to_contain_text(text)
+        in_log[word] = colour(log, f"li.roll.{word} .result")
+    distinct(in_log, ink(log))
+    for page in (gm, log):
         assert page.errors == [], page.errors  # type: ignore[attr-defined]
         page.context.close()

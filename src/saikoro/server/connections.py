@@ -70,6 +70,52 @@ def raw_json_answer(status: int, reason: str) -> bytes:
     return head.encode("ascii") + data
 
 
+class _JoinedWrites:
+    """A connection's transport whose writes go out in pairs: a write is held until the
+    next one (then both leave in one ``send``) or until the loop's next step.
+
+    uvicorn writes an answer's head and its body separately — two system calls and two
+    TCP segments for every small JSON answer, each waking the client. Held, the head leaves
+    with the body. Order is kept, nothing waits longer than one turn of the loop, and
+    ``write_eof``/``close`` send what is held first.
+    """
+
+    __slots__ = ("_held", "_loop", "is_closing", "transport")
+
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self.transport = transport
+        self._loop = loop
+        self._held: bytes | None = None
+        self.is_closing = transport.is_closing  # asked several times per request: no detour
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        held = self._held
+        if held is None:
+            self._held = bytes(data)
+            self._loop.call_soon(self.flush)
+        else:
+            self._held = None
+            self.transport.write(held + data)
+
+    def flush(self) -> None:
+        held, self._held = self._held, None
+        if held is not None:
+            self.transport.write(held)
+
+    def write_eof(self) -> None:
+        self.flush()
+        self.transport.write_eof()
+
+    def close(self) -> None:
+        self.flush()
+        self.transport.close()
+
+    def __getattr__(self, name: str) -> Any:  # everything else: the transport's own
+        return getattr(self.transport, name)
+
+
 class GuardedH11Protocol(H11Protocol):
     """uvicorn's h11 protocol with the rules of :class:`ConnectionRules` (see the module)."""
 
@@ -78,6 +124,7 @@ class GuardedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.transport = _JoinedWrites(transport, self.loop)  # type: ignore[assignment]
         # One timer per connection, not one per request: ``_deadline`` is when the current
         # phase ends, and the timer fires at or before it (moved later, it re-arms itself).
         self._timer: asyncio.TimerHandle | None = None
@@ -127,6 +174,9 @@ class GuardedH11Protocol(H11Protocol):
         self._upgraded = True
         self._stop_timers()
         self._release()
+        if isinstance(self.transport, _JoinedWrites):  # the WebSocket gets the transport itself
+            self.transport.flush()
+            self.transport = self.transport.transport
         super().handle_websocket_upgrade(event)
 
     def send_400_response(self, msg: str) -> None:

@@ -84,10 +84,10 @@ class PoolLimits:
     heavy_seconds: float = 0.02  # a client whose jobs average more is "heavy"
     cost_delay: float = 5.0  # seconds of a job's turn per second of its client's average cost
     #: A command whose last measured cost (on a worker) was at most this runs on the event
-    #: loop, without the worker round trip (0: never); ``inline_budget`` bounds such a run:
-    #: a die asked for past it ends the attempt, and the command goes to a worker instead.
+    #: loop, without the worker round trip (0: never); ``inline_dice`` bounds such a run:
+    #: a die asked for past that many ends the attempt, and the command goes to a worker.
     inline_seconds: float = 0.002
-    inline_budget: float = 0.01
+    inline_dice: int = 200
     #: Only commands this short run on the loop (parsing them costs little anywhere).
     inline_text: int = 100
 
@@ -162,23 +162,26 @@ class _Overran(Exception):
 
 
 class _InlineBudget:
-    """A dice source for a run on the event loop: a die asked for once the run has used
-    ``seconds`` of the loop thread's CPU ends it.
+    """A dice source for a run on the event loop: a die asked for past ``dice`` ends it.
 
-    CPU time, not wall time: what the budget bounds is the work a command makes the loop
-    do. A wall clock would also count the moments the operating system gave the CPU to
-    another process — on a busy machine that once sent ``2D6`` to the workers for good
-    (an overrun is never run inline again), doubling the cost of every later one.
+    Counted in dice, not time. What a short command (``inline_text``) costs apart from its
+    dice is the same at every run — the worker measured it before it came here — so only
+    its dice can make a run cost more than that; counting them is free and sure. A clock
+    was neither: a wall clock also counted the moments the operating system gave the CPU
+    to another process (on a busy machine that once sent ``2D6`` to the workers for good,
+    an overrun never running inline again), and the thread's CPU clock is a system call
+    that cost more than the whole ``2D6`` on a loaded machine.
     """
 
-    def __init__(self, source: DiceSource | None, seconds: float) -> None:
+    def __init__(self, source: DiceSource | None, dice: int) -> None:
         self.source = source if source is not None else _LOOP_SOURCE
-        self.deadline = time.thread_time() + seconds
+        self.left = dice
         self.yields_faces = getattr(self.source, "yields_faces", False)
 
     def roll(self, sides: int) -> int:
-        if time.thread_time() > self.deadline:
+        if self.left <= 0:
             raise _Overran()
+        self.left -= 1
         return self.source.roll(sides)
 
 
@@ -516,20 +519,20 @@ class RollPool:
         return key not in self._overran
 
     def _inline(self, client: _Client, job: RollJob) -> Reply | None:
-        """Run ``job`` here; None when it overran ``inline_budget`` (a worker takes it)."""
+        """Run ``job`` here; None when it overran ``inline_dice`` (a worker takes it).
+
+        No clock is read: the run costs what the worker measured for the command (its dice
+        bounded by ``inline_dice``), and that is what the client's average counts."""
         source = self.source_factory() if self.source_factory is not None else None
-        guard = _InlineBudget(source, self.limits.inline_budget)
-        started = time.thread_time()  # the loop's own CPU (not the spawner's threads)
         try:
-            reply = answer(job, guard)
+            reply = answer(job, _InlineBudget(source, self.limits.inline_dice))
         except _Overran:  # never on the loop again (its cost on a worker is CPU time only)
             self._overran[self._command_key(job)] = None
             while len(self._overran) > self.KNOWN_COMMANDS:
                 self._overran.popitem(last=False)
             return None
-        cost = time.thread_time() - started
+        cost = self._known.get(self._command_key(job), 0.0)
         client.cost += self.COST_WEIGHT * (cost - client.cost)
-        self._remember(job, cost)
         return reply
 
     # -- work -------------------------------------------------------------------
@@ -581,7 +584,7 @@ class RollPool:
         ):
             return error_reply(TooManyRequestsError(), job.extras)
         if self._runs_inline(client, job):
-            # Synchronous and bounded by ``inline_budget``; the request's task then ends,
+            # Synchronous and bounded by ``inline_dice``; the request's task then ends,
             # so everyone else on the loop gets their turn right after.
             reply = self._inline(client, job)
             if reply is not None:

@@ -55,7 +55,8 @@ export class Simulation {
       this.panel.id = 'simulation';
       section.querySelector('.list').before(this.panel);
     }
-    this.drawPanel(state);
+    // not while the GM types in it (an event redraws the cards): the next render does
+    if (!this.panel.contains(document.activeElement)) this.drawPanel(state);
     this.decorate(section.querySelector('.list'));
   }
 
@@ -118,7 +119,7 @@ export class Simulation {
       .map((c) => c.name);
     this.running = true;
     this.error = null;
-    this.rerender?.();
+    this.drawPanel(state);
     try {
       this.result = await this.api.post('/simulate', { fights, only });
     } catch (err) {
@@ -126,7 +127,8 @@ export class Simulation {
       this.error = err.message;
     } finally {
       this.running = false;
-      this.rerender?.();
+      this.drawPanel(state);
+      this.rerender?.(); // the cards get their chances
     }
   }
 
