@@ -53,6 +53,9 @@ def played(tmp_path: Path, system: str) -> list[tuple[int, Event]]:
         session.add_sheet(load_character_file(sheet, system))
     for line in script.lines:
         session.run(line)  # raises on a refused line: the script must stay playable
+    if session.state.characters:  # a card's edit from the page (sheet_set), as the page makes it
+        first = next(iter(session.state.characters))
+        session.edit(first, {"notes.メモ": "ログのためのメモ"}, actor=Actor.gm())
     return list(enumerate(store.iter_events(session.room, after=0), start=1))
 
 
