@@ -56,8 +56,13 @@ def test_the_gm_gets_the_win_rate_and_the_down_chances(room: Room) -> None:
     assert names["ゴブリン"]["down"]["count"] >= wins["pc"]["count"]
     # nothing was written to the room
     assert all(e["kind"] != "combat_started" for e in room.gm.events()["events"])
-    again = simulate(room.gm)
-    assert json.loads(again.text)["win"] == wins  # same seed, same fights
+    # Same seed, same fights: a run stops at its time bound with the fights it finished, so
+    # a loaded machine may finish fewer the second time; the fights both ran are the same
+    # (each has its own seed), and tests/simulate checks that without a time bound.
+    again = json.loads(simulate(room.gm).text)
+    assert 1 <= again["fights"] <= 120
+    if again["fights"] == body["fights"]:
+        assert again["win"] == wins
 
 
 def test_players_and_spectators_get_nothing(room: Room) -> None:
