@@ -17,7 +17,11 @@ from .table_live import Room, Server, create_room, sheet, start_server
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = Path(tmp_path_factory.mktemp("simulate-api"))
-    running = start_server(str(folder / "rooms.db"), folder, "--rooms-per-minute", "0")
+    # --deadline 60: the pool's hard bound never cuts a run short on a busy machine (the
+    # run stops itself after its few seconds; what a deadline does is tested in test_pool)
+    running = start_server(
+        str(folder / "rooms.db"), folder, "--rooms-per-minute", "0", "--deadline", "60"
+    )
     try:
         yield running
     finally:

@@ -130,6 +130,10 @@ def serving(cwd: Path, *options: str, queue: Path | None = None) -> Iterator[str
             "127.0.0.1",
             "--port",
             str(port),
+            # no command is abandoned because a busy machine ran it slowly (the deadline's
+            # own tests are in tests/server)
+            "--deadline",
+            "60",
             *options,
         ],
         cwd,

@@ -103,6 +103,7 @@ def _payload(store: Any, record: Any, body: SimulateRequest) -> dict[str, Any]:
 
 def simulate_body(text: str) -> dict[str, Any]:
     """Run a simulation job (in a roll worker): the summary's JSON body."""
+    stop_at = time.perf_counter() + float(json.loads(text)["seconds"])  # the job's start
     from saikoro.sheets import sheet_from_data
     from saikoro.simulate import Plan, from_state, simulate
     from saikoro.table.state import RoomState
@@ -111,7 +112,6 @@ def simulate_body(text: str) -> dict[str, Any]:
     state = RoomState.from_json(payload["state"])
     extra = [(sheet_from_data(sheet), "npc") for sheet in payload["npcs"]]
     encounter = from_state(state, only=payload.get("only"), extra=extra)
-    stop_at = time.perf_counter() + float(payload["seconds"])
     summary = simulate(
         encounter,
         Plan(fights=int(payload["fights"]), seed=int(payload["seed"])),
