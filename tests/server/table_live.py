@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,15 @@ def start_server(db: str, folder: Path, *options: str, still_clock: bool = False
         server.stop()
         raise RuntimeError(server.log()) from None
     return server
+
+
+def serving(folder: Path, *options: str) -> Iterator[Server]:
+    """A module's server fixture: ``start_server`` on ``folder/rooms.db``, stopped after."""
+    running = start_server(str(folder / "rooms.db"), folder, *options)
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def unique_room(prefix: str = "卓") -> str:

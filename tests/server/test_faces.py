@@ -18,19 +18,13 @@ import pytest
 from PIL import Image
 
 from .faces_data import animated_gif, jpeg_with_exif, png, png_bomb, webp
-from .table_live import Link, Room, Server, create_room, open_socket, sheet, start_server
+from .table_live import Link, Room, Server, create_room, open_socket, serving, sheet, start_server
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = Path(tmp_path_factory.mktemp("faces"))
-    running = start_server(
-        str(folder / "rooms.db"), folder, "--line-burst", "100", "--rooms-per-minute", "0"
-    )
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from serving(folder, "--line-burst", "100", "--rooms-per-minute", "0")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .table_live import Room, Server, create_room, sheet, start_server
+from .table_live import Room, Server, create_room, serving, sheet
 
 
 @pytest.fixture(scope="module")
@@ -19,13 +19,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = Path(tmp_path_factory.mktemp("simulate-api"))
     # --deadline 60: the pool's hard bound never cuts a run short on a busy machine (the
     # run stops itself after its few seconds; what a deadline does is tested in test_pool)
-    running = start_server(
-        str(folder / "rooms.db"), folder, "--rooms-per-minute", "0", "--deadline", "60"
-    )
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from serving(folder, "--rooms-per-minute", "0", "--deadline", "60")
 
 
 @pytest.fixture
