@@ -102,11 +102,12 @@ class RoomState(BaseModel):
         """A deep copy (every table line works on one): built field by field, since the state
         holds only JSON-like values and these models — several times faster than
         ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
-        character's ``sheet`` dict is shared: nothing changes it in place."""
+        character's ``sheet`` dict is shared: nothing changes it in place; so are the undo
+        stack's entries (the fold appends and drops whole entries, never edits one)."""
         values = dict(self.__dict__)
         values["characters"] = {name: _copy_character(c) for name, c in self.characters.items()}
         values["combat"] = None if self.combat is None else _copy_combat(self.combat)
-        values["undo_stack"] = [list(entry) for entry in self.undo_stack]
+        values["undo_stack"] = list(self.undo_stack)
         values["fields"] = copy_json(self.fields)
         made: RoomState = _model(RoomState, self.model_fields_set, values)
         return made

@@ -18,7 +18,7 @@ from saikoro.systems import settings as room_settings
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker import UnmeiTracker
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, held_of, sheet_of
+from saikoro.systems.unmeid100.tracker_common import acts, held_of, out_of_fight, sheet_of
 from saikoro.table.state import Character, RoomState
 
 SYSTEM = "UnmeiD100"
@@ -66,7 +66,7 @@ class UnmeiPlaybook:
         return "/next"
 
     def out(self, character: Character) -> bool:
-        return character.down or any(character.condition(label) for label in DOWN_LABELS)
+        return out_of_fight(character)
 
     def dead(self, character: Character) -> bool:
         return character.condition(um.LifeState.DEAD.value) is not None

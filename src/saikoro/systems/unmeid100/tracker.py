@@ -50,6 +50,7 @@ from saikoro.systems.unmeid100.tracker_common import (
     derived,
     exclusive_down,
     mark_action,
+    out_of_fight,
     sheet_of,
     value_of,
 )
@@ -391,11 +392,7 @@ class UnmeiTracker(Tracker):
 
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
-        return (
-            character is not None
-            and not character.down
-            and not any(character.condition(label) for label in DOWN_LABELS)
-        )
+        return character is not None and not out_of_fight(character)
 
     def _fighters(self, emit: Emit) -> list[um.CombatantState]:
         return [self.combatant(c) for c in emit.state.characters.values()]
