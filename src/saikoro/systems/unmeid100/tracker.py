@@ -263,7 +263,7 @@ class UnmeiTracker(Tracker):
         successful one replaces it. Fate and growth rolls are not action checks."""
         if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
             return
-        character = emit.character(speaker)
+        emit.character(speaker)  # refused when there is no such character
         if result.failure or result.success:
             mark_action(emit, speaker)  # an action check is an action (UM-FATE-06)
         if result.failure:
@@ -278,7 +278,7 @@ class UnmeiTracker(Tracker):
                     "at": acts(emit.character(speaker)),
                 },
             )
-        elif result.success and character.fields.get("_last_check"):
+        elif result.success and emit.character(speaker).fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
 
     def references(self, character: Character) -> dict[str, int]:
