@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,7 @@ import httpx
 import pytest
 
 from saikoro.dice.randomizer import ScriptedSource
+from tests.loopback import free_address
 
 
 class DiceScript:
@@ -45,12 +45,6 @@ def client(dice: DiceScript) -> Iterator[object]:
         yield test_client
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def wait_until_up(base_url: str, process: subprocess.Popen, timeout: float = 180.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -66,8 +60,8 @@ def wait_until_up(base_url: str, process: subprocess.Popen, timeout: float = 180
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``saikoro serve`` as a real subprocess on a free loopback port; yields its base URL."""
-    port = free_port()
+    """``saikoro serve`` as a real subprocess on a loopback address of its own; yields its base URL."""
+    host, port = free_address()
     folder = Path(tmp_path_factory.mktemp("serve"))
     db = folder / "rooms.sqlite"
     log = (folder / "server.log").open("wb")
@@ -82,6 +76,8 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "-m",
             "saikoro",
             "serve",
+            "--host",
+            host,
             "--port",
             str(port),
             "--db",
@@ -93,7 +89,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    base_url = f"http://127.0.0.1:{port}"
+    base_url = f"http://{host}:{port}"
     try:
         wait_until_up(base_url, process)
         yield base_url

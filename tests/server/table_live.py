@@ -18,7 +18,9 @@ from urllib.parse import quote
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from .conftest import free_port, wait_until_up
+from tests.loopback import free_address
+
+from .conftest import wait_until_up
 
 REPO = Path(__file__).resolve().parents[2]
 SHEETS = REPO / "examples" / "scripts" / "sheets"
@@ -44,23 +46,23 @@ class Server:
 
 
 def start_server(db: str, folder: Path, *options: str, still_clock: bool = False) -> Server:
-    """``saikoro serve --db DB`` on a free loopback port, its output in a log file.
+    """``saikoro serve --db DB`` on a loopback address of its own, its output in a log file.
 
     ``still_clock``: the server's rate limits never refill (tests/server/serve_still_clock.py),
     for a test that counts what a limit lets through.
     """
-    port = free_port()
+    host, port = free_address()
     log_path = folder / f"server-{port}.log"
     serve = [str(STILL_CLOCK)] if still_clock else ["-m", "saikoro", "serve"]
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, *serve, "--port", str(port), "--db", db, *options],
+            [sys.executable, *serve, "--host", host, "--port", str(port), "--db", db, *options],
             stdout=log,
             stderr=subprocess.STDOUT,
             cwd=folder,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-    server = Server(f"http://127.0.0.1:{port}", process, log_path)
+    server = Server(f"http://{host}:{port}", process, log_path)
     try:
         wait_until_up(server.base, process)
     except RuntimeError:

@@ -30,7 +30,8 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from .conftest import free_port
+from tests.loopback import free_address
+
 from .table_live import Server, sheet, start_server, unique_room
 
 CADDYFILE = """\
@@ -49,9 +50,9 @@ CADDYFILE = """\
 }}
 
 {origin} {{
-	bind 127.0.0.1
+	bind {host}
 	tls internal
-	reverse_proxy 127.0.0.1:{upstream}
+	reverse_proxy {upstream}
 }}
 """
 
@@ -67,7 +68,7 @@ def caddy_path() -> str:
 
 @dataclass
 class Proxied:
-    origin: str  # https://127.0.0.1:PORT, what players would open
+    origin: str  # https://127.x.y.z:PORT, what players would open
     root_ca: Path  # Caddy's local CA certificate: the only thing the clients trust
     saikoro: Server
     caddy_log: Path
@@ -102,16 +103,17 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
     executable = caddy_path()
     folder = tmp_path_factory.mktemp("caddy")
     saikoro = start_server(str(folder / "rooms.sqlite"), folder, "--trusted-proxy", "127.0.0.1")
-    https_port = free_port()
-    origin = f"https://127.0.0.1:{https_port}"
+    host, https_port = free_address()
+    origin = f"https://{host}:{https_port}"
     caddyfile = folder / "Caddyfile"
     caddyfile.write_text(
         CADDYFILE.format(
-            http_port=free_port(),
+            http_port=free_address()[1],  # unused: no site is plain HTTP
+            host=host,
             https_port=https_port,
             storage=folder / "caddy-data",
             origin=origin,
-            upstream=saikoro.base.rpartition(":")[2],
+            upstream=saikoro.base.removeprefix("http://"),
         ),
         "utf-8",
     )

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 import saikoro.cli.serve
 from saikoro.cli.main import app
+from tests.loopback import free_address
 
 check_port_free = saikoro.cli.serve._check_port_free  # before the fixture replaces it
 
@@ -134,12 +135,6 @@ def test_a_host_name_that_is_not_utf8_is_a_clear_error() -> None:
     assert b"cannot listen" in done.stderr and b"Traceback" not in done.stderr
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.mark.parametrize(
     ("kind", "why"),
     [
@@ -154,9 +149,9 @@ def test_a_database_that_cannot_be_opened_is_exit_2_before_uvicorn(tmp_path, kin
     uvicorn start-up traceback, and neither password of the URL printed."""
     not_a_database = tmp_path / "notes.txt"
     not_a_database.write_text("hello, not SQLite\n" * 100)
+    host, port = free_address()  # nothing listens there
     db = {
-        "postgresql": f"postgresql://postgres:Super%40Secret@127.0.0.1:{_closed_port()}/nodb"
-        "?password=OtherPw",
+        "postgresql": f"postgresql://postgres:Super%40Secret@{host}:{port}/nodb?password=OtherPw",
         "missing folder": str(tmp_path / "nonexistent" / "dir" / "x.db"),
         "a directory": str(tmp_path),
         "not a database": str(not_a_database),
@@ -176,7 +171,7 @@ def test_a_database_that_cannot_be_opened_is_exit_2_before_uvicorn(tmp_path, kin
         assert absent not in shown
     assert "Super" not in shown and "OtherPw" not in shown
     if kind == "postgresql":
-        assert "postgres:***@127.0.0.1" in shown and "password=***" in shown
+        assert f"postgres:***@{host}" in shown and "password=***" in shown
 
 
 def test_the_database_is_checked_in_process_too(tmp_path, monkeypatch) -> None:

@@ -31,6 +31,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.loopback import free_address
+
 from .table_live import Link, Room, Server, create_room, open_socket, sheet, start_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -212,8 +214,14 @@ def _moved(link: Link, server: Server) -> Link:
     return Link(server.base, link.room, link.token)
 
 
-def _pg(action: str, port: int, directory: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SAIKORO_TEST_PG_PORT": str(port), "SAIKORO_TEST_PG_DIR": directory}
+def _pg(action: str, address: tuple[str, int], directory: str) -> subprocess.CompletedProcess[str]:
+    host, port = address
+    env = {
+        **os.environ,
+        "SAIKORO_TEST_PG_HOST": host,
+        "SAIKORO_TEST_PG_PORT": str(port),
+        "SAIKORO_TEST_PG_DIR": directory,
+    }
     return subprocess.run(
         ["bash", str(REPO / "scripts" / "test-postgres.sh"), action],
         capture_output=True,
@@ -223,12 +231,13 @@ def _pg(action: str, port: int, directory: str) -> subprocess.CompletedProcess[s
     )
 
 
-def _pg_restart(port: int, directory: str) -> None:
+def _pg_restart(address: tuple[str, int], directory: str) -> None:
     """Start the stopped server again on its data (the script's start makes a new one)."""
+    host, port = address
     (binaries,) = sorted(Path("/usr/lib/postgresql").glob("*/bin"))[-1:]
     command = (
         f"{binaries}/pg_ctl -D {directory} -l {directory}/server.log -w -o "
-        f"'-k /tmp -p {port} -h 127.0.0.1 -c fsync=off' start"
+        f"'-k /tmp -p {port} -h {host} -c fsync=off' start"
     )
     as_pg = ["su", "postgres", "-s", "/bin/bash", "-c"] if os.getuid() == 0 else ["bash", "-c"]
     done = subprocess.run([*as_pg, command], capture_output=True, text=True, timeout=300)
@@ -240,14 +249,13 @@ def test_postgresql_down_is_503_without_host_and_back_when_it_returns(tmp_path: 
     """A private PostgreSQL server, stopped under a running ``saikoro serve`` and started
     again: the lines meanwhile are 503 (no host, port or URL in the body; the detail in the
     log), and the table goes on once the database is back."""
-    from .conftest import free_port
-
     if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
         if os.environ.get("CI"):
             pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
         pytest.skip("PostgreSQL is not installed")
-    port, directory = free_port(), f"/tmp/saikoro-outage-{uuid.uuid4().hex[:8]}"
-    started = _pg("start", port, directory)
+    address, directory = free_address(), f"/tmp/saikoro-outage-{uuid.uuid4().hex[:8]}"
+    host, port = address
+    started = _pg("start", address, directory)
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip().rpartition("=")[2]
     server = start_server(url, tmp_path)
@@ -256,15 +264,15 @@ def test_postgresql_down_is_503_without_host_and_back_when_it_returns(tmp_path: 
         player = room.join(sheet("alice"))
         room.gm.say("落ちる前")
         version = room.gm.state()["version"]
-        assert _pg("stop", port, directory).returncode == 0
+        assert _pg("stop", address, directory).returncode == 0
         for link in (room.gm, player):
-            assert_unavailable(link.line("届かないはず"), str(port), url)
-        assert_unavailable(room.gm.http.get(f"{room.gm.path}/state"), str(port))
+            assert_unavailable(link.line("届かないはず"), host, str(port), url)
+        assert_unavailable(room.gm.http.get(f"{room.gm.path}/state"), host, str(port))
         assert "storage:" in server.log()
-        _pg_restart(port, directory)
+        _pg_restart(address, directory)
         assert room.gm.state()["version"] == version  # the refused lines wrote nothing
         assert room.gm.line("戻った").status_code == 200
     finally:
         server.stop()
-        _pg("stop", port, directory)
+        _pg("stop", address, directory)
         shutil.rmtree(directory, ignore_errors=True)

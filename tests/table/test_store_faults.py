@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from typer.testing import CliRunner
 
 from saikoro.cli.main import app
 from saikoro.store import open_store
+from tests.loopback import free_address
 
 from .helpers import play
 
@@ -181,23 +181,19 @@ def test_four_processes_creating_a_new_file_at_once(tmp_path: Path) -> None:
             assert process.returncode == 0, err
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize(
     ("where", "shown_instead"),
     [
-        ("bob:hunter2-secret@127.0.0.1:{port}/saikoro", "bob:***@127.0.0.1"),
-        ("bob@127.0.0.1:{port}/saikoro?password=hunter2-secret", "saikoro?password=***"),
+        ("bob:hunter2-secret@{host}:{port}/saikoro", "bob:***@{host}"),
+        ("bob@{host}:{port}/saikoro?password=hunter2-secret", "saikoro?password=***"),
     ],
 )
 def test_postgresql_down_at_start_is_exit_2_and_hides_the_password(
     where: str, shown_instead: str
 ) -> None:
-    url = "postgresql://" + where.format(port=free_port())
+    host, port = free_address()  # nothing listens there
+    url = "postgresql://" + where.format(host=host, port=port)
+    shown_instead = shown_instead.format(host=host)
     result = play_text(url, ["1D6"], "--system", "LittleWorld")
     assert result.exit_code == 2
     shown = result.stderr + result.stdout
@@ -258,8 +254,16 @@ def test_every_password_of_a_url_is_known_for_hiding_in_driver_messages() -> Non
     )
 
 
-def _pg_script(action: str, port: int, directory: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SAIKORO_TEST_PG_PORT": str(port), "SAIKORO_TEST_PG_DIR": directory}
+def _pg_script(
+    action: str, address: tuple[str, int], directory: str
+) -> subprocess.CompletedProcess[str]:
+    host, port = address
+    env = {
+        **os.environ,
+        "SAIKORO_TEST_PG_HOST": host,
+        "SAIKORO_TEST_PG_PORT": str(port),
+        "SAIKORO_TEST_PG_DIR": directory,
+    }
     return subprocess.run(
         ["bash", str(REPO / "scripts" / "test-postgres.sh"), action],
         capture_output=True,
@@ -276,8 +280,8 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
         if os.environ.get("CI"):
             pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
         pytest.skip("PostgreSQL is not installed")
-    port, directory = free_port(), f"/tmp/saikoro-down-{uuid.uuid4().hex[:8]}"
-    started = _pg_script("start", port, directory)
+    address, directory = free_address(), f"/tmp/saikoro-down-{uuid.uuid4().hex[:8]}"
+    started = _pg_script("start", address, directory)
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip().rpartition("=")[2]
     try:
@@ -307,7 +311,7 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
         process.stdin.flush()
         first = json.loads(process.stdout.readline())
         assert first["ok"]
-        _pg_script("stop", port, directory)
+        _pg_script("stop", address, directory)
         process.stdin.write("もしもし\n")
         process.stdin.flush()
         second = json.loads(process.stdout.readline())
@@ -316,7 +320,7 @@ def test_postgresql_going_down_mid_session_is_a_store_error_and_exit_2() -> None
         err = process.stderr.read() if process.stderr else ""
         watchdog.cancel()
     finally:
-        _pg_script("stop", port, directory)
+        _pg_script("stop", address, directory)
         shutil.rmtree(directory, ignore_errors=True)
     assert not second["ok"] and second["reason"] == "storage unavailable", second
     assert "OperationalError(" not in second["en"] and "internal error" not in second["en"]

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import free_port
+from tests.loopback import free_address
 from tests.web.serve_fixed_dice import QUEUE_ENV, queue_faces, queued
 
 CHROMIUM_ARGS = [
@@ -120,14 +120,14 @@ def serving(cwd: Path, *options: str, queue: Path | None = None) -> Iterator[str
     """A real ``saikoro serve`` on loopback (fixed dice, SQLite in ``cwd``): its base URL.
     With ``queue``, the dice take the faces queued there first (serve_fixed_dice.queue_faces)."""
     chromium_path()
-    port = free_port()
+    host, port = free_address()
     served = Served(
         [
             sys.executable,
             str(HERE / "serve_fixed_dice.py"),
             FIXED_FACES,
             "--host",
-            "127.0.0.1",
+            host,
             "--port",
             str(port),
             # no command is abandoned because a busy machine ran it slowly (the deadline's
@@ -140,7 +140,7 @@ def serving(cwd: Path, *options: str, queue: Path | None = None) -> Iterator[str
         env={QUEUE_ENV: str(queue)} if queue is not None else None,
     )
     try:
-        base = f"http://127.0.0.1:{port}/"
+        base = f"http://{host}:{port}/"
         served.wait_until_up(base)
         yield base
     finally:

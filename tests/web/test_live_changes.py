@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Request, expect
 
-from tests.server.conftest import free_port
+from tests.loopback import free_address
 from tests.web.characters import ENEMIES, LITTLEWORLD_PLAYERS
 from tests.web.conftest import FIXED_FACES, HERE, Served
 from tests.web.helpers import card_hp, create_room, drop_file, invite_url, join, new_page, send_line
@@ -127,13 +127,18 @@ def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
     """A ``saikoro serve`` whose database file this test writes to as well (as
     ``saikoro play --db`` would): its base URL and the file."""
     cwd = tmp_path_factory.mktemp("serve-long")
-    port = free_port()
+    host, port = free_address()
     served = Served(
-        [sys.executable, str(HERE / "serve_fixed_dice.py"), FIXED_FACES, "--port", str(port)],
+        [
+            sys.executable,
+            str(HERE / "serve_fixed_dice.py"),
+            FIXED_FACES,
+            *("--host", host, "--port", str(port)),
+        ],
         cwd,
     )
     try:
-        base = f"http://127.0.0.1:{port}/"
+        base = f"http://{host}:{port}/"
         served.wait_until_up(base)
         yield base, cwd / "saikoro.db"
     finally:

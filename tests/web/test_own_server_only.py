@@ -15,8 +15,9 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from tests.loopback import free_address
 from tests.web.characters import UNMEID100_PLAYERS
-from tests.web.conftest import Served, free_port
+from tests.web.conftest import Served
 from tests.web.helpers import HANG_GUARD_MS, create_room, invite_url, join, new_page, send_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,16 +65,16 @@ def test_the_readme_first_command_serves_the_page(browser, tmp_path: Path) -> No
         if line.startswith("python3 -m venv")
     )
     assert first.endswith(' && .venv/bin/pip install ".[server]" && .venv/bin/saikoro serve'), first
-    port = free_port()
+    host, port = free_address()
     if os.environ.get("CI") or os.environ.get("SAIKORO_TEST_FRESH_INSTALL"):
         archive = subprocess.run(
             ["git", "-C", str(ROOT), "archive", "HEAD"], capture_output=True, check=True
         )
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
             tar.extractall(tmp_path)
-        command = ["bash", "-c", f"{first} --port {port}"]
+        command = ["bash", "-c", f"{first} --host {host} --port {port}"]
     else:
-        command = [sys.executable, "-m", "saikoro", "serve", "--port", str(port)]
+        command = [sys.executable, "-m", "saikoro", "serve", "--host", host, "--port", str(port)]
     served = Served(command, tmp_path)
     try:
         url = served.printed_url(timeout=900)
