@@ -203,10 +203,12 @@ class _CountingLoop:
     def __init__(self, loop: Any) -> None:
         self.loop = loop
         self.timers = 0
+        self.all_timers = 0  # uvicorn's keep-alive timer included
 
     def count(self, callback: Any) -> None:
         function = getattr(callback, "__func__", None)
         self.timers += getattr(function, "__module__", None) == GuardedH11Protocol.__module__
+        self.all_timers += 1
 
     def call_at(self, when: float, callback: Any, *args: Any) -> Any:
         self.count(callback)
@@ -223,7 +225,8 @@ class _CountingLoop:
 def test_a_kept_alive_connection_sets_one_timer_not_one_per_request() -> None:
     """The header and body bounds cost a timer per connection (re-armed only when it comes
     due), not a timer set and cancelled around every request (issue 20: per-request work
-    off the hot path)."""
+    off the hot path) — and so does the keep-alive bound, which uvicorn's own protocol
+    sets anew after every response."""
     loops: list[_CountingLoop] = []
 
     class Counted(guarded_protocol(PATIENT)):  # type: ignore[misc, valid-type]
@@ -239,6 +242,7 @@ def test_a_kept_alive_connection_sets_one_timer_not_one_per_request() -> None:
             )
             assert read_response(sock).startswith(b"HTTP/1.1 200")
     assert [loop.timers for loop in loops] == [1]
+    assert [loop.all_timers for loop in loops] == [1]
 
 
 def test_an_answers_head_and_body_leave_in_one_write() -> None:
@@ -273,6 +277,16 @@ def test_an_answers_head_and_body_leave_in_one_write() -> None:
 def test_a_kept_alive_connection_is_closed_when_idle(port: int) -> None:
     with connect(port) as sock:
         sock.sendall(b"GET /v2/version HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_all(sock).startswith(b"HTTP/1.1 200")  # then the close
+
+
+def test_the_keep_alive_bound_closes_before_a_longer_header_bound() -> None:
+    """The keep-alive bound (kept by saikoro's timer, not uvicorn's) closes an idle
+    kept-alive connection even when the header bound is far longer: with only the header
+    bound, this read would wait ten minutes (and the hang guard would fail the test)."""
+    rules = ConnectionRules(header_timeout=600, body_timeout=600, keep_alive=0.3, per_address=4)
+    with running(rules) as bound, connect(bound) as sock:
+        sock.sendall(ROLL)
         assert read_all(sock).startswith(b"HTTP/1.1 200")  # then the close
 
 
@@ -448,3 +462,100 @@ def test_a_websocket_handshake_on_an_unknown_path_is_a_json_404_with_cors(port: 
     status, headers, body = parse(answer)
     assert status == 404 and body == {"ok": False, "reason": "not found"}
     assert headers["access-control-allow-origin"] == "*"
+
+
+def _roll_answers(http: type, requests: list[bytes]) -> list[bytes]:
+    """The answers to ``requests`` on one kept-alive connection of a server on ``http``."""
+    with running(PATIENT, http=http) as bound, connect(bound) as sock:
+        answers = []
+        for request in requests:
+            sock.sendall(request)
+            answers.append(read_response(sock))
+        return answers
+
+
+ROLL = b"GET /v2/game_system/DiceBot/roll?command=2D6 HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+def _head_lines(answer: bytes) -> list[str]:
+    """The status line and header names in order, and every value but the date's."""
+    head = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    return [line if not line.lower().startswith("date:") else "date:" for line in head]
+
+
+def test_a_roll_answer_leaves_whole_with_the_head_uvicorn_would_send() -> None:
+    """``GET …/roll`` answers through the protocol's whole-answer extension (its head
+    validated once, not per answer: issue 20) — with the status line and headers, in the
+    same order, that uvicorn's own ``send`` writes for the same ASGI messages."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from saikoro.server.whole_answers import WholeAnswers
+
+    sent: list[bool] = []
+
+    class Counting(WholeAnswers):
+        def send(self, *args: Any) -> bool:
+            sent.append(super().send(*args))
+            return sent[-1]
+
+    class Whole(guarded_protocol(PATIENT)):  # type: ignore[misc, valid-type]
+        whole_answers = Counting()
+
+    unknown = b"GET /v2/game_system/NoSuchSystem/roll?command=2D6 HTTP/1.1\r\nHost: x\r\n\r\n"
+    requests = [ROLL, unknown, ROLL]
+    whole = _roll_answers(Whole, requests)
+    assert sent == [True, True, True]
+    plain = _roll_answers(H11Protocol, requests)
+    assert [_head_lines(a)[:1] for a in whole] == [
+        ["HTTP/1.1 200 OK"],
+        ["HTTP/1.1 400 Bad Request"],
+        ["HTTP/1.1 200 OK"],
+    ]
+    for ours, theirs in zip(whole, plain, strict=True):
+        status, headers, body = parse(ours)
+        assert headers["access-control-allow-origin"] == "*"
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["content-type"] == "application/json"
+        if status == 200:  # the dice differ: the same keys, the length its own
+            assert body.keys() == parse(theirs)[2].keys()
+            assert int(headers["content-length"]) == len(ours.partition(b"\r\n\r\n")[2])
+            strip = [line for line in _head_lines(ours) if not line.startswith("content-length")]
+            assert strip == [
+                line for line in _head_lines(theirs) if not line.startswith("content-length")
+            ]
+        else:
+            assert ours.partition(b"\r\n\r\n")[2] == theirs.partition(b"\r\n\r\n")[2]
+            assert _head_lines(ours) == _head_lines(theirs)
+
+
+def test_a_whole_answer_to_connection_close_says_so_and_closes() -> None:
+    with running(PATIENT) as bound, connect(bound) as sock:
+        sock.sendall(ROLL.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n"))
+        answer = read_all(sock)  # ends: the server closed the connection
+    status, headers, body = parse(answer)
+    assert status == 200 and body["ok"] is True
+    assert headers["connection"] == "close"
+
+
+def test_whole_answer_heads_are_renewed_with_uvicorns_date() -> None:
+    """A kept head is reused only while uvicorn's default headers (its date) are the same
+    list; a new list (the next second) builds new heads."""
+    from saikoro.server.whole_answers import WholeAnswers
+
+    heads = WholeAnswers()
+    extra = ((b"access-control-allow-origin", b"*"),)
+    first = [(b"date", b"Wed, 02 Dec 2026 05:00:00 GMT"), (b"server", b"uvicorn")]
+    second = [(b"date", b"Wed, 02 Dec 2026 05:00:01 GMT"), (b"server", b"uvicorn")]
+    one = heads.head(first, 200, 12, b"application/json", extra, False)
+    assert heads.head(first, 200, 12, b"application/json", extra, False) is one
+    assert heads.head(first, 200, 13, b"application/json", extra, False) is not one
+    renewed = heads.head(second, 200, 12, b"application/json", extra, False)
+    assert (b"date", b"Wed, 02 Dec 2026 05:00:01 GMT") in list(renewed.headers)
+    assert list(renewed.headers) == [
+        *second,
+        (b"content-type", b"application/json"),
+        (b"content-length", b"12"),
+        *extra,
+    ]
+    closing = heads.head(second, 200, 12, b"application/json", extra, True)
+    assert list(closing.headers)[-1] == (b"connection", b"close")

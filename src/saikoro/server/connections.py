@@ -12,7 +12,12 @@ never finished, and answers its own errors in plain text without CORS.
 - refuses a connection past ``per_address`` open ones from the same client address, or
   past ``max_connections`` in all, with a JSON ``503 too many connections``
   (addresses of trusted reverse proxies are not capped: the proxy limits its clients);
-- answers a malformed request with a JSON ``400 bad request``.
+- answers a malformed request with a JSON ``400 bad request``;
+- closes a kept-alive connection that stays idle ``keep_alive`` seconds after its last
+  response (uvicorn's bound; here kept by the connection's one timer, not a timer set
+  and cancelled around every request);
+- offers the app the scope extension :data:`~saikoro.server.whole_answers.WHOLE_ANSWER`
+  (a whole fixed-length answer with its head validated once: see that module).
 
 Every such answer carries ``Access-Control-Allow-Origin: *`` and ends the connection
 gracefully: the answer is sent, the write side shut, and whatever the client still sends
@@ -36,6 +41,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from saikoro.server.bodies import encode, error_answer
 from saikoro.server.proxy import TrustedProxies
+from saikoro.server.whole_answers import WHOLE_ANSWER, Header, WholeAnswers
 
 _PHRASES = {400: "Bad Request", 408: "Request Timeout", 503: "Service Unavailable"}
 
@@ -99,6 +105,11 @@ class _JoinedWrites:
             self._held = None
             self.transport.write(held + data)
 
+    def write_now(self, data: bytes) -> None:
+        """Write ``data`` at once (after what is held): a whole answer has nothing to join."""
+        held, self._held = self._held, None
+        self.transport.write(data if held is None else held + data)
+
     def flush(self) -> None:
         held, self._held = self._held, None
         if held is not None:
@@ -121,6 +132,7 @@ class GuardedH11Protocol(H11Protocol):
 
     rules: ClassVar[ConnectionRules] = ConnectionRules()
     open_by_address: ClassVar[Counter[str]] = Counter()  # per class: see guarded_protocol
+    whole_answers: ClassVar[WholeAnswers] = WholeAnswers()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -132,6 +144,7 @@ class GuardedH11Protocol(H11Protocol):
         self._drain: asyncio.TimerHandle | None = None
         self._phase: str | None = None
         self._received = False  # bytes of the current request have arrived
+        self._idle_since = 0.0  # when the last response was complete
         self._address: str | None = None
         self._upgraded = False  # handed over to a WebSocket protocol
         self._refused = False  # answered with an error: draining until closed
@@ -155,7 +168,7 @@ class GuardedH11Protocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self._refused:  # drained: the answer is sent, the rest is dropped
             return
-        if data and self._phase == "headers":
+        if data and (self._phase == "headers" or self._phase == "idle"):
             self._received = True
         super().data_received(data)
         self._watch()
@@ -164,10 +177,38 @@ class GuardedH11Protocol(H11Protocol):
         if self._refused:  # the client has read its answer and closed its side
             self.transport.close()
 
+    def handle_events(self) -> None:
+        cycle = self.cycle
+        super().handle_events()
+        if self.cycle is not cycle and getattr(self.app, "takes_whole_answers", False):
+            # A new request's cycle (its task has not run yet): offer the whole answer.
+            # Only to an app that asked for it unwrapped (uvicorn's trace logging wraps
+            # the app and must see the ASGI messages).
+            scope: dict[str, Any] = self.scope  # type: ignore[assignment]
+            scope.setdefault("extensions", {})[WHOLE_ANSWER] = self._send_whole
+
+    def _send_whole(
+        self, scope: Any, status: int, body: bytes, content_type: bytes, extra: tuple[Header, ...]
+    ) -> bool:
+        transport = self.transport
+        write = transport.write_now if isinstance(transport, _JoinedWrites) else transport.write
+        return self.whole_answers.send(
+            self.cycle, write, transport.close, scope, status, body, content_type, extra
+        )
+
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        # uvicorn's own, without the keep-alive timer it sets (and cancels) around every
+        # request: the connection's one timer keeps the keep-alive bound too (phase "idle").
+        self.server_state.total_requests += 1
+        if self.transport.is_closing():
+            return
+        self._unset_keepalive_if_required()
         self._phase = None
         self._received = False
+        self.flow.resume_reading()
+        if self.conn.our_state is h11.DONE and self.conn.their_state is h11.DONE:
+            self.conn.start_next_cycle()
+            self.handle_events()  # a pipelined request
         self._watch()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
@@ -189,8 +230,14 @@ class GuardedH11Protocol(H11Protocol):
             return
         state = self.conn.their_state
         if state is h11.IDLE:
-            if self._phase != "headers":
-                self._arm("headers", self.rules.header_timeout)
+            phase = self._phase
+            if phase == "idle":  # kept alive since ``_idle_since``
+                if self._received:  # a request has begun: the header bound, from then on
+                    self._arm_at("headers", self._idle_since + self.rules.header_timeout)
+            elif phase != "headers":  # a response is complete: kept alive for the next one
+                rules = self.rules
+                self._idle_since = self.loop.time()
+                self._arm_at("idle", self._idle_since + min(rules.keep_alive, rules.header_timeout))
         elif state is h11.SEND_BODY:
             if self._phase != "body":
                 self._arm("body", self.rules.body_timeout)
@@ -198,8 +245,10 @@ class GuardedH11Protocol(H11Protocol):
             self._disarm()
 
     def _arm(self, phase: str, seconds: float) -> None:
+        self._arm_at(phase, self.loop.time() + seconds)
+
+    def _arm_at(self, phase: str, deadline: float) -> None:
         self._phase = phase
-        deadline = self.loop.time() + seconds
         self._deadline = deadline
         timer = self._timer
         if timer is None or timer.when() > deadline:  # none, or one due too late
@@ -241,7 +290,10 @@ class GuardedH11Protocol(H11Protocol):
             and cycle.response_started
             and not cycle.response_complete
         )
-        if answering or (self._phase == "headers" and not self._received):
+        if self._phase == "idle" and not self._received:  # uvicorn's keep-alive bound
+            self.conn.send(h11.ConnectionClosed())
+            self.transport.close()
+        elif answering or (self._phase == "headers" and not self._received):
             self.transport.close()  # an idle connection: nothing to answer
         else:
             self._close_with(408, "request timeout")
@@ -275,7 +327,7 @@ def guarded_protocol(rules: ConnectionRules) -> type[GuardedH11Protocol]:
     return type(
         "SaikoroH11Protocol",
         (GuardedH11Protocol,),
-        {"rules": rules, "open_by_address": Counter()},
+        {"rules": rules, "open_by_address": Counter(), "whole_answers": WholeAnswers()},
     )
 
 

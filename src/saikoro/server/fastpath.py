@@ -31,6 +31,7 @@ from saikoro.server.middleware import (
     error_body,
 )
 from saikoro.server.proxy import TrustedProxies, forwarded_scope
+from saikoro.server.whole_answers import WHOLE_ANSWER
 
 log = logging.getLogger("saikoro.server")
 
@@ -86,6 +87,9 @@ class SaikoroAPI(FastAPI):
 
     fast: Answering | None = None
     trusted: TrustedProxies | None = None
+    #: Sends a fast answer through the protocol's :data:`WHOLE_ANSWER` extension when the
+    #: scope has it (see :mod:`saikoro.server.whole_answers`).
+    takes_whole_answers = True
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -100,18 +104,26 @@ class SaikoroAPI(FastAPI):
         await super().__call__(scope, receive, send)
 
 
+_JSON = b"application/json"
+_EXTRA_HEADERS = tuple(EVERY_RESPONSE_HEADERS)
+
+
 async def _answer(scope: Scope, send: Send, answering: Awaitable[tuple[int, bytes]]) -> None:
     try:
         status, body = await answering
     except Exception:  # the last resort: a JSON 500 with CORS, never a traceback
         log.exception("unhandled error in GET %s", scope.get("path"))
         status, body = error_body(scope, "internal error")
+    extensions = scope.get("extensions")
+    whole = extensions.get(WHOLE_ANSWER) if extensions else None
+    if whole is not None and whole(scope, status, body, _JSON, _EXTRA_HEADERS):
+        return
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", _JSON),
                 (b"content-length", str(len(body)).encode()),
                 *EVERY_RESPONSE_HEADERS,
             ],
