@@ -170,7 +170,6 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         return Outcome([], [], command_id=command_id)
     line = read_structure(line, state.characters)
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
-    ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     speaker = ctx.speaker or actor.own_character
     match = _AT.match(line)
     if match:
@@ -190,7 +189,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
             "unknown character",
         )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
-    ctx = replace(ctx, tab=checked_tab(ctx.tab, state.fields))
+    ctx = replace(ctx, actor=actor, gm=actor.is_gm, tab=checked_tab(ctx.tab, state.fields))
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)

@@ -32,6 +32,10 @@ class TableError(SaikoroError):
     reason = "invalid table command"
 
 
+#: What every event starts from: the fields a line leaves unset as the class sets them.
+_BLANK = Event(kind="")
+
+
 def fail(ja: str, en: str, reason: str | None = None) -> TableError:
     return TableError(Message(ja, en), reason=reason)
 
@@ -70,7 +74,7 @@ class Emit:
         """Emit one event (carrying the dice rolled since the previous event) and apply it."""
         dice = tuple(self.randomizer.rands[self._dice_used :])
         self._dice_used = len(self.randomizer.rands)
-        event = Event(
+        event = _BLANK.with_values(  # Event(...) without its frozen __init__'s cost
             kind=kind,
             data=data or {},
             actor=actor,

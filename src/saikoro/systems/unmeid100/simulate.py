@@ -44,19 +44,21 @@ class UnmeiPlaybook:
         cfg = room_settings(SYSTEM, overrides)
         refs = self.tracker.references(me)
         aim = int(me.fields.get("aim", 0) or 0)
+        foes = [
+            (foe.name, self.tracker.ac(foe))
+            for foe in state.characters.values()
+            if foe.side != me.side and not self.out(foe)
+        ]
         found = []
         for verb, weapon in self._weapons(me, cfg):
             _always, mean = damage_chances(weapon.damage, SYSTEM, overrides)
-            for foe in state.characters.values():
-                if foe.side == me.side or self.out(foe):
-                    continue
-                ac = self.tracker.ac(foe)
+            for name, ac in foes:
                 if verb == "melee":
                     check = f"MA{refs.get('戦闘', 0)},{ac},{refs.get('敏捷度', 0)}"
                 else:
                     check = f"RA{refs.get('盗賊', 0)},{ac},{refs.get('敏捷度', 0)},{aim}"
                 hit = success_chance(check, SYSTEM, overrides)
-                found.append(Option(foe.name, f"/{verb} {foe.name}", hit, hit * mean))
+                found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
         return found
 
     def end_turn(self, state: RoomState, actor: str) -> str | None:

@@ -462,6 +462,8 @@ class UnmeiTracker(Tracker):
     def begin_turn(self, emit: Emit, name: str) -> None:
         super().begin_turn(emit, name)
         character = emit.state.characters[name]
+        if not any(c.mods for c in character.conditions):
+            return  # no modifier to end (a turn starts for each character every round)
         before = self.combatant(replace_turn(character, character.own_turns - 1))
         after = um.begin_own_turn(before)
         kept = {m.source for m in after.modifiers}
