@@ -259,3 +259,44 @@ def test_a_policy_from_python(tmp_path) -> None:
     )
     body = json.loads(out)
     assert code == 0 and body["win"]["draw"]["count"] == 4 and body["capped_draws"] == 4
+
+
+def test_a_room_stored_in_postgresql_is_simulated(postgres_url, tmp_path) -> None:
+    """``--db postgresql://… --room``: the room's characters as PostgreSQL keeps them (one
+    hurt, one with the GM's house rule) fight; the same seed gives the same result."""
+    import uuid
+
+    room = f"sim-pg-{uuid.uuid4().hex[:8]}"
+    out = play(
+        postgres_url,
+        room,
+        [
+            f"/char add {SHEETS}/alice.json",
+            f"/char add {SHEETS}/goblin.json",
+            "@アリス :HP=3",
+            "/gm setting damage_floor_zero false",
+        ],
+        system=LW,
+    )
+    assert all(o["ok"] for o in out), out
+    args = ("--db", postgres_url, "--room", room, "-n", "40", "--seed", "5", "--json")
+    code, text, err = invoke(*args)
+    assert code == 0, err
+    body = json.loads(text)
+    assert body["fights"] == 40
+    assert [c["name"] for c in body["characters"]] == ["アリス", "ゴブリン"]
+    assert sum(body["win"][side]["count"] for side in ("pc", "npc", "draw")) == 40
+    assert body["rounds"]["mean"] >= 1
+    assert body["characters"][0]["damage_taken"] + body["characters"][1]["damage_taken"] > 0
+    again = json.loads(invoke(*args)[1])
+    body.pop("seconds"), again.pop("seconds")
+    assert again == body
+    from saikoro.simulate import from_state, set_up
+
+    store = open_store(postgres_url)
+    try:
+        base, _ = set_up(from_state(store.load_state(store.get_room(room))))
+    finally:
+        store.close()
+    assert base.characters["アリス"].hp == 3
+    assert base.fields["settings"] == {"damage_floor_zero": False}

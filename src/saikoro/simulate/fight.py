@@ -79,6 +79,7 @@ class Fight:
         for name, character in base.characters.items():
             result.characters[name] = CharacterTally(character.side)
         self.tally = _Tally(result)
+        self._out_now: frozenset[str] | None = None
         self.table = MemoryTable(
             base.clone(), SeededSource(seed), keep=keep, watcher=self.tally.watch
         )
@@ -91,7 +92,7 @@ class Fight:
         """Type ``line`` (as ``speaker``'s player; None: the GM); False when refused. Then
         the rescues of those it put out."""
         state = self.state
-        before = {n for n, c in state.characters.items() if self.playbook.out(c)}
+        before = self._out()
         self.tally.dealer = speaker
         try:
             self.table.run(line, speaker)
@@ -100,13 +101,16 @@ class Fight:
         finally:
             self.tally.dealer = None
         self.tally.result.lines += 1
+        self._out_now = None  # the line changed the room
+        now = self._out()
         for name, character in list(state.characters.items()):
-            if name in before or not self.playbook.out(character):
+            if name in before or name not in now:
                 continue
             if not self.policies[character.side].rescue:
                 continue
             rescue = self.playbook.rescue(state, name)
             if rescue is not None:
+                self._out_now = None
                 try:
                     self.table.run(rescue, name)
                     self.tally.result.lines += 1
@@ -114,10 +118,19 @@ class Fight:
                     pass
         return True
 
+    def _out(self) -> frozenset[str]:
+        """Who is out of the fight now (kept until a line is carried out: a refused line
+        changes nothing)."""
+        if self._out_now is None:
+            out = self.playbook.out
+            self._out_now = frozenset(n for n, c in self.state.characters.items() if out(c))
+        return self._out_now
+
     def winner(self) -> str | None:
         out = {side: True for side in ("pc", "npc")}
-        for character in self.state.characters.values():
-            if not self.playbook.out(character):
+        gone = self._out()
+        for name, character in self.state.characters.items():
+            if name not in gone:
                 out[character.side] = False
         if out["pc"] and out["npc"]:
             return "draw"

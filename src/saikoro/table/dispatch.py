@@ -24,6 +24,7 @@ from saikoro.dice.randomizer import DiceSource, Randomizer
 from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.sheets import SheetBase, describe_validation_error
+from saikoro.systems import manifest
 from saikoro.systems.setting_docs import (
     close_settings,
     find_setting,
@@ -142,8 +143,6 @@ _GENERIC_TRACKER = Tracker()
 
 def tracker_for(system: str) -> Tracker:
     """The system's tracker (its manifest's), else the generic one."""
-    from saikoro.systems import manifest
-
     try:
         tracker = manifest(system).tracker_object()
     except KeyError:
@@ -171,7 +170,6 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         return Outcome([], [], command_id=command_id)
     line = read_structure(line, state.characters)
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
-    ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     speaker = ctx.speaker or actor.own_character
     match = _AT.match(line)
     if match:
@@ -191,7 +189,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
             "unknown character",
         )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
-    ctx = replace(ctx, tab=checked_tab(ctx.tab, state.fields))
+    ctx = replace(ctx, actor=actor, gm=actor.is_gm, tab=checked_tab(ctx.tab, state.fields))
     emit = Emit(state, Randomizer(ctx.source), gm=False)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)
@@ -226,7 +224,7 @@ def _outcome(
     ]
     for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
         if event.kind in STATE_KINDS:
-            stamped[i] = replace(event, data={**event.data, "line": typed})
+            stamped[i] = event.with_values(data={**event.data, "line": typed})
             break
     return Outcome(stamped, emit.lines, emit.secret_lines, data, command_id)
 

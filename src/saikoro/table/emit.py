@@ -16,13 +16,24 @@ from saikoro.errors import SaikoroError
 from saikoro.i18n import Message
 from saikoro.table import events as ev
 from saikoro.table.events import Event
-from saikoro.table.state import Character, Condition, RoomState, apply_in_place
+from saikoro.table.state import (
+    Character,
+    Condition,
+    RoomState,
+    apply_in_place,
+    changed_characters,
+    copy_character,
+)
 
 
 class TableError(SaikoroError):
     """A chat line that cannot be carried out; nothing was changed."""
 
     reason = "invalid table command"
+
+
+#: What every event starts from: the fields a line leaves unset as the class sets them.
+_BLANK = Event(kind="")
 
 
 def fail(ja: str, en: str, reason: str | None = None) -> TableError:
@@ -38,9 +49,14 @@ class Emit:
     lines: list[Message] = field(default_factory=list)
     secret_lines: list[Message] = field(default_factory=list)
     _dice_used: int = 0
+    #: The characters of ``state`` copied for this line (the others are the caller's).
+    _own: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.state = self.state.clone()
+        # Copy on write: a line changes a character or two, and copying every character
+        # for every line was the table's hot path. A character is copied just before the
+        # first event that changes it (:func:`changed_characters`).
+        self.state = self.state.clone(share_characters=True)
 
     # -- events ------------------------------------------------------------
     def add(
@@ -58,7 +74,7 @@ class Emit:
         """Emit one event (carrying the dice rolled since the previous event) and apply it."""
         dice = tuple(self.randomizer.rands[self._dice_used :])
         self._dice_used = len(self.randomizer.rands)
-        event = Event(
+        event = _BLANK.with_values(  # Event(...) without its frozen __init__'s cost
             kind=kind,
             data=data or {},
             actor=actor,
@@ -70,11 +86,23 @@ class Emit:
             whisper=whisper,
         )
         self.events.append(event)
+        self._copy_for(event)
         apply_in_place(self.state, event)
         if text is not None:
             # a whisper's line is, like a secret roll's, the caller's only (Outcome.caller_text)
             (self.secret_lines if secret or whisper else self.lines).append(text)
         return event
+
+    def _copy_for(self, event: Event) -> None:
+        """Make the characters ``event`` changes this line's own copies."""
+        names = changed_characters(event)
+        if names == ():
+            return
+        characters = self.state.characters
+        for name in list(characters) if names is None else names:
+            if name not in self._own and name in characters:
+                characters[name] = copy_character(characters[name])
+                self._own.add(name)
 
     def refuse_or_rule(
         self,

@@ -104,9 +104,7 @@ class Event:
     @property
     def shown_tab(self) -> str:
         """The event's tab: as stored, else as its kind reads (older events)."""
-        from saikoro.table.tabs import default_tab
-
-        return self.tab or default_tab(self.kind)
+        return self.tab or _tabs.default_tab(self.kind)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -161,22 +159,27 @@ class Event:
     ) -> Event:
         """This event with the line's actor, command id, time (where unset), whether the
         GM typed the line and its tab (the line's, or ``info`` by kind) filled in."""
-        from saikoro.table.tabs import MAIN, default_tab
-
-        # Every event of every line passes here: a plain constructor call costs a third of
-        # dataclasses.replace's.
-        return Event(
-            kind=self.kind,
-            data=self.data,
+        return self.with_values(
             actor=self.actor or actor,
             command_id=command_id,
             at=self.at or at,
-            rules=self.rules,
-            dice=self.dice,
-            text=self.text,
-            secret=self.secret,
-            gm=self.gm,
             by_gm=by_gm,
-            tab=self.tab or default_tab(self.kind, tab or MAIN),
-            whisper=self.whisper,
+            tab=self.tab or _tabs.default_tab(self.kind, tab or _tabs.MAIN),
         )
+
+    def with_values(self, **changes: Any) -> Event:
+        """This event with some fields changed: what ``dataclasses.replace`` does, for the
+        table's hot path (every event of every line is stamped): the copy is made by its
+        ``__dict__``, not by the frozen class's ``__init__`` (a ``setattr`` per field), so
+        ``changes`` must be valid field values (nothing checks them)."""
+        made = object.__new__(Event)
+        values = made.__dict__
+        values.update(self.__dict__)
+        values.update(changes)
+        return made
+
+
+# Last: the tabs module reads this one's kinds as it loads (read as ``_tabs.NAME`` when
+# called, so either module may be imported first); importing it in each call cost a
+# dotted import per event of every line.
+from saikoro.table import tabs as _tabs  # noqa: E402

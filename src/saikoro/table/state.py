@@ -98,15 +98,24 @@ class RoomState(BaseModel):
     #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
     fields: dict[str, Any] = Field(default_factory=dict)
 
-    def clone(self) -> RoomState:
+    def clone(self, *, share_characters: bool = False) -> RoomState:
         """A deep copy (every table line works on one): built field by field, since the state
         holds only JSON-like values and these models — several times faster than
         ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
-        character's ``sheet`` dict is shared: nothing changes it in place."""
+        character's ``sheet`` dict is shared: nothing changes it in place; so are the undo
+        stack's entries (the fold appends and drops whole entries, never edits one).
+
+        ``share_characters``: the characters dict is new but holds this state's characters,
+        for a holder that copies each one before an event changes it (a line's working copy,
+        :class:`saikoro.table.emit.Emit`, see :func:`changed_characters`)."""
         values = dict(self.__dict__)
-        values["characters"] = {name: _copy_character(c) for name, c in self.characters.items()}
+        values["characters"] = (
+            dict(self.characters)
+            if share_characters
+            else {name: copy_character(c) for name, c in self.characters.items()}
+        )
         values["combat"] = None if self.combat is None else _copy_combat(self.combat)
-        values["undo_stack"] = [list(entry) for entry in self.undo_stack]
+        values["undo_stack"] = list(self.undo_stack)
         values["fields"] = copy_json(self.fields)
         made: RoomState = _model(RoomState, self.model_fields_set, values)
         return made
@@ -162,7 +171,8 @@ def _copy_condition(c: Condition) -> Condition:
     return made
 
 
-def _copy_character(c: Character) -> Character:
+def copy_character(c: Character) -> Character:
+    """A deep copy of a character (as :meth:`RoomState.clone` makes them)."""
     values = dict(c.__dict__)  # the sheet dict is shared: an event replaces it, never edits it
     values["statuses"] = dict(c.statuses)
     values["conditions"] = [_copy_condition(x) for x in c.conditions]
@@ -178,6 +188,33 @@ def _copy_combat(c: Combat) -> Combat:
     values["fields"] = copy_json(c.fields)
     made: Combat = _model(Combat, c.model_fields_set, values)
     return made
+
+
+#: Kinds whose fold changes the character ``data["name"]`` in place (and no other).
+_CHANGES_ONE = frozenset(
+    {
+        ev.STATUS_SET,
+        ev.CONDITION_ADDED,
+        ev.CONDITION_REMOVED,
+        ev.FIELD_SET,
+        ev.SHEET_SET,
+        ev.TURN_STARTED,
+        ev.ICON_SET,
+    }
+)
+#: Kinds whose fold changes every character in place (or, undoing, replaces them all).
+_CHANGES_ALL = frozenset({ev.COMBAT_STARTED, ev.COMBAT_ENDED, ev.UNDONE})
+
+
+def changed_characters(event: Event) -> tuple[str, ...] | None:
+    """The characters whose objects :func:`apply_in_place` changes for ``event`` (None:
+    every one); a character added is a new object, one removed only leaves the dict. Kept
+    beside the fold's handlers: a handler that changes a character must be listed here."""
+    if event.kind in _CHANGES_ONE:
+        return (str(event.data["name"]),)
+    if event.kind in _CHANGES_ALL:
+        return None
+    return ()
 
 
 def apply(state: RoomState, event: Event) -> RoomState:

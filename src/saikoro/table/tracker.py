@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from saikoro.i18n import Message
-from saikoro.sheets import SheetBase
+from saikoro.sheets import SheetBase, table_sheet_references
+from saikoro.systems import settings
 from saikoro.table import events as ev
 from saikoro.table.counters import Counter, maxed_counters
 from saikoro.table.emit import Emit, fail
@@ -66,8 +67,6 @@ class Tracker:
     def cfg(self, emit: Emit) -> Any:
         """The room's settings: the system's defaults with the GM's ``/gm setting`` changes
         (the same object typed commands play by, see ``saikoro.systems.configured``)."""
-        from saikoro.systems import settings
-
         return settings(self.system, emit.state.fields.get("settings"))
 
     # -- characters --------------------------------------------------------
@@ -100,8 +99,6 @@ class Tracker:
 
     def references(self, character: Character) -> dict[str, int]:
         """``{ラベル}`` values of a character as they are now (sheet + current statuses)."""
-        from saikoro.sheets import table_sheet_references
-
         refs = table_sheet_references(character.sheet)
         refs.update({"HP": character.hp, "MHP": character.max_hp, "最大HP": character.max_hp})
         refs.update(character.statuses)

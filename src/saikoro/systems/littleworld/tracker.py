@@ -61,8 +61,13 @@ REASONS_JA = {
 }
 
 
+_NO_CONDITIONS = lwc.Conditions()
+
+
 def rule_conditions(character: Character, own_turns: int | None = None) -> lwc.Conditions:
     """The rules' view of a character's conditions (turn counters from absolute timing)."""
+    if not character.conditions:  # most characters most of the time: asked on every line
+        return _NO_CONDITIONS
     turns = character.own_turns if own_turns is None else own_turns
     poison = character.condition(POISON)
     para = character.condition(PARALYSIS)

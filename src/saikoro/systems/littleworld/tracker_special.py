@@ -330,7 +330,8 @@ class SpecialSituations:
         self._gate(emit, name, gate)
         if mounted:  # a GM's ruling: off the animal into the water
             self._dismount(emit, name)
-        limit = special.breath_limit_seconds(self.tracker.ability(character, "体力"), cfg)
+        now = emit.character(name)  # as it is now (an event replaces the working copy)
+        limit = special.breath_limit_seconds(self.tracker.ability(now, "体力"), cfg)
         emit.set_field(
             name,
             "swimming",
@@ -448,7 +449,7 @@ class SpecialSituations:
                     sorted(already | {i.name for i in lost_items}),
                     rules=("LW-SPECIAL-08",),
                 )
-                stored = character.fields.get("inventory")
+                stored = emit.character(character.name).fields.get("inventory")
                 if stored is not None:
                     gone = {i.name for i in lost_items}
                     kept = {k: v for k, v in stored.items() if k not in gone}

@@ -18,7 +18,7 @@ from saikoro.systems import settings as room_settings
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker import UnmeiTracker
-from saikoro.systems.unmeid100.tracker_common import DOWN_LABELS, acts, held_of, sheet_of
+from saikoro.systems.unmeid100.tracker_common import acts, held_of, out_of_fight, sheet_of
 from saikoro.table.state import Character, RoomState
 
 SYSTEM = "UnmeiD100"
@@ -44,19 +44,21 @@ class UnmeiPlaybook:
         cfg = room_settings(SYSTEM, overrides)
         refs = self.tracker.references(me)
         aim = int(me.fields.get("aim", 0) or 0)
+        foes = [
+            (foe.name, self.tracker.ac(foe))
+            for foe in state.characters.values()
+            if foe.side != me.side and not self.out(foe)
+        ]
         found = []
         for verb, weapon in self._weapons(me, cfg):
             _always, mean = damage_chances(weapon.damage, SYSTEM, overrides)
-            for foe in state.characters.values():
-                if foe.side == me.side or self.out(foe):
-                    continue
-                ac = self.tracker.ac(foe)
+            for name, ac in foes:
                 if verb == "melee":
                     check = f"MA{refs.get('戦闘', 0)},{ac},{refs.get('敏捷度', 0)}"
                 else:
                     check = f"RA{refs.get('盗賊', 0)},{ac},{refs.get('敏捷度', 0)},{aim}"
                 hit = success_chance(check, SYSTEM, overrides)
-                found.append(Option(foe.name, f"/{verb} {foe.name}", hit, hit * mean))
+                found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
         return found
 
     def end_turn(self, state: RoomState, actor: str) -> str | None:
@@ -66,7 +68,7 @@ class UnmeiPlaybook:
         return "/next"
 
     def out(self, character: Character) -> bool:
-        return character.down or any(character.condition(label) for label in DOWN_LABELS)
+        return out_of_fight(character)
 
     def dead(self, character: Character) -> bool:
         return character.condition(um.LifeState.DEAD.value) is not None

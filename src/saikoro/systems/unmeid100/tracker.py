@@ -50,6 +50,7 @@ from saikoro.systems.unmeid100.tracker_common import (
     derived,
     exclusive_down,
     mark_action,
+    out_of_fight,
     sheet_of,
     value_of,
 )
@@ -262,7 +263,7 @@ class UnmeiTracker(Tracker):
         successful one replaces it. Fate and growth rolls are not action checks."""
         if result.secret or any(r.startswith(("UM-FATE", "UM-LEVEL")) for r in result.rules):
             return
-        character = emit.character(speaker)
+        emit.character(speaker)  # refused when there is no such character
         if result.failure or result.success:
             mark_action(emit, speaker)  # an action check is an action (UM-FATE-06)
         if result.failure:
@@ -277,7 +278,7 @@ class UnmeiTracker(Tracker):
                     "at": acts(emit.character(speaker)),
                 },
             )
-        elif result.success and character.fields.get("_last_check"):
+        elif result.success and emit.character(speaker).fields.get("_last_check"):
             emit.set_field(speaker, "_last_check", None)
 
     def references(self, character: Character) -> dict[str, int]:
@@ -391,11 +392,7 @@ class UnmeiTracker(Tracker):
 
     def can_take_turn(self, emit: Emit, name: str) -> bool:
         character = emit.state.characters.get(name)
-        return (
-            character is not None
-            and not character.down
-            and not any(character.condition(label) for label in DOWN_LABELS)
-        )
+        return character is not None and not out_of_fight(character)
 
     def _fighters(self, emit: Emit) -> list[um.CombatantState]:
         return [self.combatant(c) for c in emit.state.characters.values()]
@@ -465,6 +462,8 @@ class UnmeiTracker(Tracker):
     def begin_turn(self, emit: Emit, name: str) -> None:
         super().begin_turn(emit, name)
         character = emit.state.characters[name]
+        if not any(c.mods for c in character.conditions):
+            return  # no modifier to end (a turn starts for each character every round)
         before = self.combatant(replace_turn(character, character.own_turns - 1))
         after = um.begin_own_turn(before)
         kept = {m.source for m in after.modifiers}

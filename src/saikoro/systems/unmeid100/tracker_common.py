@@ -32,6 +32,11 @@ def sheet_of(character: Character) -> Any:
     return table_sheet(character.sheet)
 
 
+def out_of_fight(character: Character) -> bool:
+    """UM-TABLE-08: HP ≤ 0, 気絶 or 死亡 (asked of every character on every line)."""
+    return character.hp <= 0 or any(c.label in DOWN_LABELS for c in character.conditions)
+
+
 def value_of(character: Character, refs: dict[str, int], key: str) -> int:
     return int(character.statuses.get(key, refs.get(key, 0)))
 

@@ -69,7 +69,7 @@ def apply_damage(
             "hp_before": outcome.hp + outcome.damage,
             "expr": expr,
             "from": source,
-            "at": acts(character),
+            "at": acts(emit.character(target)),  # read again: an event copies it
         },
     )
     if outcome.chant_broken:
@@ -139,10 +139,10 @@ def gm_dying(tracker: UnmeiTracker, emit: Emit, args: list[str]) -> None:
     """``/gm dying NAME 気絶|死亡|none``: the GM decides (UM-FATE-04: how soon is theirs)."""
     if len(args) != 2 or args[1] not in (*DOWN_LABELS, "none"):
         raise fail("/gm dying 名前 気絶|死亡|none です", "use /gm dying NAME 気絶|死亡|none")
-    character = emit.character(args[0])
     for label in DOWN_LABELS:
-        if character.condition(label):
+        if emit.character(args[0]).condition(label):
             emit.remove_condition(args[0], label, rules=("UM-FATE-04",))
+    character = emit.character(args[0])  # as it is now (an event replaces the working copy)
     if args[1] != "none" and character.hp > 0:
         emit.set_status(  # UM-FATE-07: the dying outcome is for the down: HP 0 at most
             args[0],
