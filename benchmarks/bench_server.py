@@ -7,12 +7,15 @@ size, no concurrency cap) and answer the same body (a saikoro answer to the comm
 fetched once). ``--concurrency`` keep-alive clients, each from its own loopback address
 127.0.0.x (saikoro's limits are per address), share ``--requests`` requests per round.
 Only 200 answers whose body says ``"ok": true`` count as throughput; every other answer
-is counted by status next to it. Printed: the settings, then per server min/median/max over
-the rounds of req/s and p50/p99 latency, and the ratios saikoro/bare of the medians.
+is counted by status next to it. The rounds alternate between the servers, and so does
+who goes first in a round. Printed: the settings, every round, then per server
+min/median/max over the rounds of req/s, p50/p99 latency and the server's CPU time per
+answer (its process and its children, from ``/proc``), and the ratios saikoro/bare of the
+medians.
 
 Usage::
 
-    python benchmarks/bench_server.py                      # 100 clients, 4000 requests each side
+    python benchmarks/bench_server.py                      # 100 clients, 5 rounds of 4000 requests
     python benchmarks/bench_server.py --concurrency 50
     python benchmarks/bench_server.py --quick              # 50 clients, 1000 requests
     python benchmarks/bench_server.py --command 'LWA3-2' --system LittleWorld
@@ -239,7 +242,7 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=4000)
     parser.add_argument("--command", default="2D6")
     parser.add_argument("--system", default="DiceBot")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
@@ -265,8 +268,9 @@ def main() -> None:
     }
     runs: dict[str, list[Figures]] = {name: [] for name in servers}
     try:
-        for _ in range(args.rounds):  # alternate, so both see the same machine load
-            for name, (port, process) in servers.items():
+        for i in range(args.rounds):  # alternate, so both see the same machine load; the
+            order = list(servers.items())  # order too (ABBA…), so neither is always first
+            for name, (port, process) in order if i % 2 == 0 else reversed(order):
                 runs[name].append(
                     measure(name, port, process.pid, target, args.concurrency, args.requests)
                 )
@@ -277,11 +281,11 @@ def main() -> None:
     print(
         f"GET {target}  ({args.concurrency} keep-alive clients at distinct addresses "
         f"127.0.0.2-{2 + min(args.concurrency, 250) - 1}, {args.requests} requests per round, "
-        f"{args.rounds} rounds alternating, loopback, {os.cpu_count()} CPUs)"
+        f"{args.rounds} rounds alternating (saikoro first in odd rounds, bare first in even), loopback, {os.cpu_count()} CPUs)"
     )
     print(f"settings: saikoro serve defaults; bare uvicorn options {uvicorn_settings()}")
     print(f"body: {body_file.read_bytes().decode()}")
-    print("rounds (load average of the machine before each):")
+    print("rounds (load average of the machine before each; the order within a round alternates):")
     for i in range(args.rounds):
         for name in runs:
             f = runs[name][i]

@@ -528,6 +528,22 @@ def test_a_roll_answer_leaves_whole_with_the_head_uvicorn_would_send() -> None:
             assert _head_lines(ours) == _head_lines(theirs)
 
 
+def test_pipelined_roll_requests_are_each_answered_whole_in_order() -> None:
+    with running(PATIENT) as bound, connect(bound) as sock:
+        unknown = ROLL.replace(b"DiceBot", b"NoSuchSystem")
+        last = ROLL.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n")
+        sock.sendall(ROLL + unknown + last)  # three requests in one write
+        stream = read_all(sock)  # the answers may arrive in one segment: split them here
+    answers = []
+    while stream:
+        head, _, rest = stream.partition(b"\r\n\r\n")
+        length = int(parse(head + b"\r\n\r\n{}")[1]["content-length"])
+        answers.append(parse(head + b"\r\n\r\n" + rest[:length]))
+        stream = rest[length:]
+    assert [status for status, _, _ in answers] == [200, 400, 200]
+    assert [body["ok"] for _, _, body in answers] == [True, False, True]
+
+
 def test_a_whole_answer_to_connection_close_says_so_and_closes() -> None:
     with running(PATIENT) as bound, connect(bound) as sock:
         sock.sendall(ROLL.replace(b"Host: x\r\n", b"Host: x\r\nConnection: close\r\n"))
