@@ -161,21 +161,21 @@ def test_the_log_replays_fight_n_of_the_run(tmp_path) -> None:
     assert [e.text.ja for e in other[1] if e.text] != texts[0]
 
 
+def room_lines(hp: int) -> list[str]:
+    """A 帽子世界TRPG room: アリス (hurt to ``hp``) and a ゴブリン, with one house rule."""
+    return [
+        f"/char add {SHEETS}/alice.json",
+        f"/char add {SHEETS}/goblin.json",
+        f"@アリス :HP={hp}",
+        "/gm setting damage_floor_zero false",
+    ]
+
+
 def test_a_room_is_simulated_as_it_is(tmp_path) -> None:
     """``--db --room``: the room's characters with their HP now (アリス hurt), its house rules,
     plus enemies from files."""
     db = str(tmp_path / "room.db")
-    out = play(
-        db,
-        "卓",
-        [
-            f"/char add {SHEETS}/alice.json",
-            f"/char add {SHEETS}/goblin.json",
-            "@アリス :HP=2",
-            "/gm setting damage_floor_zero false",
-        ],
-        system=LW,
-    )
+    out = play(db, "卓", room_lines(hp=2), system=LW)
     assert all(o["ok"] for o in out), out
     orc = write(tmp_path, lw_sheet("オーガ", 20, 5, 5, 5, kind="NPC"))
     code, text, err = invoke("--db", db, "--room", "卓", "-e", orc, "-n", "30", "--json")
@@ -267,17 +267,7 @@ def test_a_room_stored_in_postgresql_is_simulated(postgres_url, tmp_path) -> Non
     import uuid
 
     room = f"sim-pg-{uuid.uuid4().hex[:8]}"
-    out = play(
-        postgres_url,
-        room,
-        [
-            f"/char add {SHEETS}/alice.json",
-            f"/char add {SHEETS}/goblin.json",
-            "@アリス :HP=3",
-            "/gm setting damage_floor_zero false",
-        ],
-        system=LW,
-    )
+    out = play(postgres_url, room, room_lines(hp=3), system=LW)
     assert all(o["ok"] for o in out), out
     args = ("--db", postgres_url, "--room", room, "-n", "40", "--seed", "5", "--json")
     code, text, err = invoke(*args)
