@@ -6,7 +6,8 @@ or a tracker that changed a character the list does not name would change the ca
 — a refused line would leave half its work behind. These run whole fights of both systems
 (the example scripts: attacks, criticals, fumbles, conditions, undo, refusals; and seeded
 simulator fights: fate checks, downs, many rounds) and compare the given state before and
-after every line.
+after every line; and the room a line answers with (``Outcome.state``, which the simulator
+takes as its room) is exactly its events folded into the room it was given.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import saikoro.simulate.table
 import saikoro.table.session
 from saikoro.simulate import Plan, from_files, simulate
 from saikoro.table.dispatch import Context, Outcome, dispatch
-from saikoro.table.state import RoomState
+from saikoro.table.state import RoomState, replay
 
 from .helpers import play
 
@@ -29,23 +30,30 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 class Checked:
-    """``dispatch`` that notes each line that changed the state it was given (noted, not
-    raised: the CLI would report an exception as the line's error and go on)."""
+    """``dispatch`` that notes each line that changed the state it was given, and each
+    whose answered room is not its events' fold (noted, not raised: the CLI would report
+    an exception as the line's error and go on)."""
 
     def __init__(self) -> None:
         self.lines = 0
         self.changed: list[str] = []
+        self.not_the_fold: list[str] = []
 
     def __call__(self, state: RoomState, line: str, ctx: Context) -> Outcome:
         before = state.model_dump(mode="json")
         objects = dict(state.characters)
         try:
-            return dispatch(state, line, ctx)
+            outcome = dispatch(state, line, ctx)
         finally:
             self.lines += 1
             same = all(state.characters.get(n) is c for n, c in objects.items())
             if not same or state.model_dump(mode="json") != before:
                 self.changed.append(line)
+        if outcome.state is not None:
+            folded = replay(outcome.events, state).model_dump(mode="json")
+            if outcome.state.model_dump(mode="json") != folded:
+                self.not_the_fold.append(line)
+        return outcome
 
 
 @pytest.mark.parametrize("name", ["littleworld_fight.txt", "unmeid100_fight.txt"])
@@ -62,6 +70,7 @@ def test_no_line_of_an_example_fight_changes_the_room_it_was_given(
     monkeypatch.chdir(scripts)
     play(str(tmp_path / "ex.db"), "demo", lines, rands, system=system)
     assert checked.lines >= len(lines) and checked.changed == []
+    assert checked.not_the_fold == []
 
 
 @pytest.mark.parametrize("system", ["littleworld", "unmeid100"])
@@ -75,3 +84,4 @@ def test_no_line_of_a_simulated_fight_changes_the_room_it_was_given(
     monkeypatch.setattr(saikoro.simulate.table, "dispatch", checked)
     summary: Any = simulate(from_files(party, [f"{folder / enemy}:4"]), Plan(fights=12, seed=7))
     assert summary.fights == 12 and checked.lines > 100 and checked.changed == []
+    assert checked.not_the_fold == []

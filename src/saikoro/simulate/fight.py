@@ -40,19 +40,17 @@ class _Tally:
     dealer: str | None = None
     turns: int = 0
 
-    def watch(self, event: Event, before: RoomState) -> None:
+    def watch(self, event: Event) -> None:
         if event.kind == ev.TURN_STARTED:
             self.turns += 1
             self.dealer = None
             return
         if event.kind != ev.STATUS_SET or event.data.get("key") != "hp":
             return
-        name = event.data.get("name")
-        character = before.characters.get(str(name))
-        value = event.data.get("value")
-        if character is None or not isinstance(value, int):
+        name, value, old = event.data.get("name"), event.data.get("value"), event.data.get("old")
+        if not isinstance(value, int) or not isinstance(old, int):
             return
-        lost = character.hp - value
+        lost = old - value
         tallies = self.result.characters
         if name in tallies:
             tallies[str(name)].taken += lost
@@ -91,7 +89,6 @@ class Fight:
     def run(self, line: str, speaker: str | None) -> bool:
         """Type ``line`` (as ``speaker``'s player; None: the GM); False when refused. Then
         the rescues of those it put out."""
-        state = self.state
         before = self._out()
         self.tally.dealer = speaker
         try:
@@ -103,12 +100,13 @@ class Fight:
         self.tally.result.lines += 1
         self._out_now = None  # the line changed the room
         now = self._out()
+        state = self.state
         for name, character in list(state.characters.items()):
             if name in before or name not in now:
                 continue
             if not self.policies[character.side].rescue:
                 continue
-            rescue = self.playbook.rescue(state, name)
+            rescue = self.playbook.rescue(self.state, name)
             if rescue is not None:
                 self._out_now = None
                 try:

@@ -1,5 +1,5 @@
 """A real table in memory: lines go through :func:`saikoro.table.dispatch.dispatch`, the
-same core every front end uses, and their events are folded into the room's state.
+same core every front end uses, and the room becomes the state each line leaves.
 
 Nothing is stored; the events of a fight are kept only when asked (``keep``), for
 ``saikoro simulate --log``. The dice come from the fight's own seeded source.
@@ -7,6 +7,7 @@ Nothing is stored; the events of a fight are kept only when asked (``keep``), fo
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,11 +16,11 @@ from saikoro.dice.randomizer import DiceSource
 from saikoro.sheets import SheetBase
 from saikoro.table.actors import Actor
 from saikoro.table.dispatch import Context, Outcome, dispatch, dispatch_sheet
-from saikoro.table.events import Event
-from saikoro.table.state import RoomState, apply_in_place
+from saikoro.table.events import Event, now_iso
+from saikoro.table.state import RoomState
 
-#: Called with each event and the state just before it is folded in.
-Watcher = Callable[[Event, RoomState], None]
+#: Called with each event of a line carried out, in order.
+Watcher = Callable[[Event], None]
 
 GM = Actor.gm()
 #: Lines never name files here (``allow_files=False``): any folder will do, and asking the
@@ -34,6 +35,12 @@ class MemoryTable:
     keep: bool = False
     events: list[Event] = field(default_factory=list)
     watcher: Watcher | None = None
+    #: When this table's lines are stamped as typed: the moment it was set up (its lines
+    #: are played at once; a random id and a clock reading per line were a tenth of them).
+    at: str = field(default_factory=now_iso)
+    #: This table's lines' command ids are ``{ids}-{number}``.
+    ids: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
+    _lines: int = 0
     _actors: dict[str, Actor] = field(default_factory=dict)
 
     def actor(self, name: str | None) -> Actor:
@@ -45,24 +52,32 @@ class MemoryTable:
             found = self._actors[name] = Actor.player(name)
         return found
 
+    def _context(self, actor: Actor) -> Context:
+        self._lines += 1
+        return Context(
+            actor=actor,
+            source=self.source,
+            base_dir=_HERE,
+            allow_files=False,
+            command_id=f"{self.ids}-{self._lines}",
+            at=self.at,
+        )
+
     def run(self, line: str, speaker: str | None = None) -> Outcome:
         """Carry out ``line`` typed by ``speaker``'s player (None: the GM); raises the
         table's SaikoroError when the line is refused (then nothing changed)."""
-        ctx = Context(
-            actor=self.actor(speaker), source=self.source, base_dir=_HERE, allow_files=False
-        )
-        return self._fold(dispatch(self.state, line, ctx))
+        return self._take(dispatch(self.state, line, self._context(self.actor(speaker))))
 
     def add(self, sheet: SheetBase, side: str) -> Outcome:
         """The GM brings in the character of ``sheet`` on ``side``."""
-        ctx = Context(actor=GM, source=self.source, base_dir=_HERE, allow_files=False)
-        return self._fold(dispatch_sheet(self.state, sheet, ctx, side))
+        return self._take(dispatch_sheet(self.state, sheet, self._context(GM), side))
 
-    def _fold(self, outcome: Outcome) -> Outcome:
-        for event in outcome.events:
-            if self.watcher is not None:
-                self.watcher(event, self.state)
-            apply_in_place(self.state, event)
+    def _take(self, outcome: Outcome) -> Outcome:
+        if outcome.state is not None:  # the line's own working copy: nothing else holds it
+            self.state = outcome.state
+        if self.watcher is not None:
+            for event in outcome.events:
+                self.watcher(event)
         if self.keep:
             self.events.extend(outcome.events)
         return outcome

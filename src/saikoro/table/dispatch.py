@@ -34,11 +34,11 @@ from saikoro.systems.setting_docs import (
 from saikoro.table import events as ev
 from saikoro.table import roles
 from saikoro.table.actors import GM_SPEAKER, Actor, find_name, is_gm_name
-from saikoro.table.emit import Emit, TableError, fail, roll_summary
+from saikoro.table.emit import Emit, LineStamp, TableError, fail, roll_summary
 from saikoro.table.events import Event, now_iso
 from saikoro.table.line_reading import read_structure
-from saikoro.table.state import STATE_KINDS, RoomState, public_view
-from saikoro.table.tabs import checked_tab
+from saikoro.table.state import RoomState, public_view
+from saikoro.table.tabs import MAIN, checked_tab
 from saikoro.table.tracker import Tracker
 from saikoro.table.view import PLAYER_NAME, actor_name, revealed_ids, rolled_by, view_event
 from saikoro.table.whisper import gm_tab, whisper
@@ -67,6 +67,10 @@ class Context:
     allow_files: bool = True
     #: The chat tab the line was typed in (:mod:`saikoro.table.tabs`; "" = ``main``).
     tab: str = ""
+    #: The line's command id and time; empty: a new random id and the clock's time now (a
+    #: simulated fight gives its own, so that the same seed writes the same log).
+    command_id: str = ""
+    at: str = ""
 
 
 @dataclass
@@ -76,6 +80,9 @@ class Outcome:
     secret_lines: list[Message] = field(default_factory=list)
     data: dict[str, Any] | None = None
     command_id: str = ""
+    #: The room after the line: what folding ``events`` into the room the line was given
+    #: yields (a caller that keeps no other copy may take it instead of folding them).
+    state: RoomState | None = None
 
     def text(self, lang: str | None = None, *, gm: bool = False) -> str:
         shown = list(self.lines) + (list(self.secret_lines) if gm else [])
@@ -165,7 +172,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
     line = typed = line.strip()
     if len(line) > MAX_INPUT_LENGTH:
         raise InputTooLongError(len(line))
-    command_id = uuid.uuid4().hex
+    command_id = ctx.command_id or uuid.uuid4().hex
     if not line:
         return Outcome([], [], command_id=command_id)
     line = read_structure(line, state.characters)
@@ -190,7 +197,9 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
     ctx = replace(ctx, actor=actor, gm=actor.is_gm, tab=checked_tab(ctx.tab, state.fields))
-    emit = Emit(state, Randomizer(ctx.source), gm=False)
+    speaking = speaker or ("GM" if ctx.gm else "")
+    stamp = LineStamp(speaking, command_id, ctx.at or now_iso(), actor.is_gm, ctx.tab, typed)
+    emit = Emit(state, Randomizer(ctx.source), gm=False, stamp=stamp)
     data: dict[str, Any] | None = None
     tracker = tracker_for(state.system)
     if line.startswith("/"):
@@ -201,32 +210,27 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
         _roll_or_chat(emit, tracker, line, speaker, ctx)
     if any(e.kind in _CHANGES for e in emit.events):
         tracker.after_line(emit)
-    speaking = speaker or ("GM" if ctx.gm else "")
-    return _outcome(emit, data, speaking, command_id, typed, by_gm=actor.is_gm, tab=ctx.tab)
+    return _outcome(emit, data)
 
 
-def _outcome(
-    emit: Emit,
-    data: dict[str, Any] | None,
-    actor: str,
-    command_id: str,
-    typed: str,
-    *,
-    by_gm: bool,
-    tab: str = "",
-) -> Outcome:
-    """The line's events stamped with who, which line, when, whether the GM typed it and
-    their tab."""
-    at = now_iso()
-    stamped = [
-        e.stamped(actor=actor, command_id=command_id, at=at, by_gm=by_gm, tab=tab)
-        for e in emit.events
-    ]
-    for i, event in enumerate(stamped):  # the line as typed, for /undo to name it
-        if event.kind in STATE_KINDS:
-            stamped[i] = event.with_values(data={**event.data, "line": typed})
-            break
-    return Outcome(stamped, emit.lines, emit.secret_lines, data, command_id)
+def _line_emit(state: RoomState, ctx: Context, actor: Actor, speaking: str, typed: str) -> Emit:
+    """The working copy of a line that is not typed (a join, a page's edit), stamped."""
+    stamp = LineStamp(
+        speaking,
+        ctx.command_id or uuid.uuid4().hex,
+        ctx.at or now_iso(),
+        actor.is_gm,
+        ctx.tab or MAIN,
+        typed,
+    )
+    return Emit(state, Randomizer(ctx.source), gm=False, stamp=stamp)
+
+
+def _outcome(emit: Emit, data: dict[str, Any] | None) -> Outcome:
+    """The line's events (stamped as they were made), replies and resulting room."""
+    return Outcome(
+        emit.events, emit.lines, emit.secret_lines, data, emit.stamp.command_id, emit.state
+    )
 
 
 def speaker_name(speaker: str | None, gm: bool) -> Message:
@@ -909,16 +913,14 @@ def dispatch_sheets(
     ctx = replace(ctx, actor=actor, gm=actor.is_gm)
     if actor.is_spectator:
         roles.authorize(state, actor, None, "/char add")
-    emit = Emit(state, Randomizer(ctx.source), gm=False)
+    speaking = "GM" if actor.is_gm else sheets[0].name
+    names = ", ".join(sheet.name for sheet in sheets)
+    emit = _line_emit(state, ctx, actor, speaking, f"/char add {names}")
     tracker = tracker_for(state.system)
     for sheet in sheets:
         add_sheet(emit, tracker, sheet, side, None, ctx)
     tracker.after_line(emit)
-    actor_name_ = "GM" if actor.is_gm else sheets[0].name
-    names = ", ".join(sheet.name for sheet in sheets)
-    return _outcome(
-        emit, None, actor_name_, uuid.uuid4().hex, f"/char add {names}", by_gm=actor.is_gm
-    )
+    return _outcome(emit, None)
 
 
 def dispatch_edit(state: RoomState, name: str, changes: dict[str, Any], ctx: Context) -> Outcome:
@@ -930,7 +932,9 @@ def dispatch_edit(state: RoomState, name: str, changes: dict[str, Any], ctx: Con
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
     name = find_name(name, state.characters) or name
     check_fields(actor, name, changes)
-    emit = Emit(state, Randomizer(ctx.source), gm=actor.is_gm)
+    speaker = "GM" if actor.is_gm else name
+    emit = _line_emit(state, ctx, actor, speaker, f"/char edit {name}")
+    emit.gm = actor.is_gm
     emit.character(name)
     tracker = tracker_for(state.system)
     rest = {path: value for path, value in changes.items() if path not in LIVE_FIELDS}
@@ -947,8 +951,7 @@ def dispatch_edit(state: RoomState, name: str, changes: dict[str, Any], ctx: Con
             change_status(emit, tracker, name, label, "=", value)
     if emit.events:
         tracker.after_line(emit)
-    speaker = "GM" if actor.is_gm else name
-    return _outcome(emit, None, speaker, uuid.uuid4().hex, f"/char edit {name}", by_gm=actor.is_gm)
+    return _outcome(emit, None)
 
 
 #: How far back ``/reveal`` and ``/log`` look for secret rolls and their reveals.

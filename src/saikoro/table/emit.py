@@ -17,6 +17,7 @@ from saikoro.i18n import Message
 from saikoro.table import events as ev
 from saikoro.table.events import Event
 from saikoro.table.state import (
+    STATE_KINDS,
     Character,
     Condition,
     RoomState,
@@ -24,6 +25,7 @@ from saikoro.table.state import (
     changed_characters,
     copy_character,
 )
+from saikoro.table.tabs import MAIN, default_tab
 
 
 class TableError(SaikoroError):
@@ -36,6 +38,20 @@ class TableError(SaikoroError):
 _BLANK = Event(kind="")
 
 
+@dataclass(frozen=True)
+class LineStamp:
+    """What every event of one line carries: who is shown typing it (``actor``, unless the
+    event names its own), its command id, when, whether the GM typed it, the chat tab it
+    was typed in, and the line as typed (kept in its first state event, for ``/undo``)."""
+
+    actor: str = ""
+    command_id: str = ""
+    at: str = ""
+    by_gm: bool = False
+    tab: str = MAIN
+    typed: str = ""
+
+
 def fail(ja: str, en: str, reason: str | None = None) -> TableError:
     return TableError(Message(ja, en), reason=reason)
 
@@ -45,12 +61,15 @@ class Emit:
     state: RoomState
     randomizer: Randomizer
     gm: bool = False
+    stamp: LineStamp = LineStamp()
     events: list[Event] = field(default_factory=list)
     lines: list[Message] = field(default_factory=list)
     secret_lines: list[Message] = field(default_factory=list)
     _dice_used: int = 0
     #: The characters of ``state`` copied for this line (the others are the caller's).
     _own: set[str] = field(default_factory=set)
+    #: Whether the line as typed is kept already (in its first state event).
+    _typed_kept: bool = False
 
     def __post_init__(self) -> None:
         # Copy on write: a line changes a character or two, and copying every character
@@ -71,18 +90,30 @@ class Emit:
         actor: str = "",
         whisper: str = "",
     ) -> Event:
-        """Emit one event (carrying the dice rolled since the previous event) and apply it."""
+        """Emit one event (carrying the dice rolled since the previous event and the line's
+        stamp) and apply it: ``state`` is then the room after the line so far, exactly what
+        folding :attr:`events` into the room it started from gives."""
         dice = tuple(self.randomizer.rands[self._dice_used :])
         self._dice_used = len(self.randomizer.rands)
+        stamp = self.stamp
+        data = data or {}
+        if not self._typed_kept and kind in STATE_KINDS:
+            self._typed_kept = True
+            if stamp.typed:  # the line as typed, for /undo to name it
+                data = {**data, "line": stamp.typed}
         event = _BLANK.with_values(  # Event(...) without its frozen __init__'s cost
             kind=kind,
-            data=data or {},
-            actor=actor,
+            data=data,
+            actor=actor or stamp.actor,
+            command_id=stamp.command_id,
+            at=stamp.at,
             rules=tuple(rules),
             dice=dice,
             text=text,
             secret=secret,
             gm=self.gm if gm is None else gm,
+            by_gm=stamp.by_gm,
+            tab=default_tab(kind, stamp.tab),
             whisper=whisper,
         )
         self.events.append(event)

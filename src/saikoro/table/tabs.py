@@ -61,12 +61,12 @@ def room_tabs(fields: dict[str, Any]) -> list[str]:
 
 def checked_tab(tab: str | None, fields: dict[str, Any]) -> str:
     """``tab`` if the room has it (None or empty: ``main``); else a bilingual refusal."""
-    from saikoro.table.emit import fail
-
     if not tab:
         return MAIN
     known = room_tabs(fields)
     if tab not in known:
+        from saikoro.table.emit import fail
+
         raise fail(
             f"タブ {tab!r} はありません (あるのは: {'、'.join(known)})",
             f"no tab {tab!r} (there are: {', '.join(known)})",
