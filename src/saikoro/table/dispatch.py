@@ -13,7 +13,7 @@ import json
 import re
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, get_origin
 
@@ -71,6 +71,13 @@ class Context:
     #: simulated fight gives its own, so that the same seed writes the same log).
     command_id: str = ""
     at: str = ""
+
+    def but(self, **changes: Any) -> Context:
+        """This context with some fields changed (``dataclasses.replace`` without its
+        generic pass over every field: each line makes one)."""
+        made = object.__new__(Context)
+        made.__dict__.update(self.__dict__, **changes)
+        return made
 
 
 @dataclass
@@ -196,7 +203,7 @@ def dispatch(state: RoomState, line: str, ctx: Context) -> Outcome:
             "unknown character",
         )
     roles.authorize(state, actor, speaker, line, allow_files=ctx.allow_files)
-    ctx = replace(ctx, actor=actor, gm=actor.is_gm, tab=checked_tab(ctx.tab, state.fields))
+    ctx = ctx.but(actor=actor, gm=actor.is_gm, tab=checked_tab(ctx.tab, state.fields))
     speaking = speaker or ("GM" if ctx.gm else "")
     stamp = LineStamp(speaking, command_id, ctx.at or now_iso(), actor.is_gm, ctx.tab, typed)
     emit = Emit(state, Randomizer(ctx.source), gm=False, stamp=stamp)
@@ -910,7 +917,7 @@ def dispatch_sheets(
     """Bring in every character of ``sheets`` as one line (all of them or none): a join,
     the GM's character from a file, or quick NPCs made by a count. Raises SaikoroError."""
     actor = ctx.actor or roles.legacy_actor(ctx.gm, ctx.speaker, state)
-    ctx = replace(ctx, actor=actor, gm=actor.is_gm)
+    ctx = ctx.but(actor=actor, gm=actor.is_gm)
     if actor.is_spectator:
         roles.authorize(state, actor, None, "/char add")
     speaking = "GM" if actor.is_gm else sheets[0].name

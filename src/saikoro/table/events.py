@@ -154,22 +154,9 @@ class Event:
             whisper=str(obj.get("whisper") or ""),
         )
 
-    def stamped(
-        self, *, actor: str, command_id: str, at: str, by_gm: bool = False, tab: str = ""
-    ) -> Event:
-        """This event with the line's actor, command id, time (where unset), whether the
-        GM typed the line and its tab (the line's, or ``info`` by kind) filled in."""
-        return self.with_values(
-            actor=self.actor or actor,
-            command_id=command_id,
-            at=self.at or at,
-            by_gm=by_gm,
-            tab=self.tab or _tabs.default_tab(self.kind, tab or _tabs.MAIN),
-        )
-
     def with_values(self, **changes: Any) -> Event:
         """This event with some fields changed: what ``dataclasses.replace`` does, for the
-        table's hot path (every event of every line is stamped): the copy is made by its
+        table's hot path (every event of every line is made by it): the copy is made by its
         ``__dict__``, not by the frozen class's ``__init__`` (a ``setattr`` per field), so
         ``changes`` must be valid field values (nothing checks them)."""
         made = object.__new__(Event)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Literal
 
 from saikoro.errors import SaikoroError
@@ -87,23 +88,42 @@ def capabilities(
     """LW-HP-02, LW-COND-03/04/05: paralysis stops everything incl. defence; sleep halves
     abilities and stops skill cards (defence allowed by default); confusion allows only
     moving; HP ≤ 0 allows nothing on one's own."""
+    return _capabilities(
+        hp <= 0,
+        conditions.paralysis,
+        conditions.sleep,
+        conditions.confusion,
+        settings.sleeping_can_act,
+        settings.sleeping_can_defend,
+    )
+
+
+@cache  # 64 cases at most; asked for every character on every line
+def _capabilities(
+    down: bool,
+    paralysed: bool,
+    asleep: bool,
+    confused: bool,
+    sleeping_can_act: bool,
+    sleeping_can_defend: bool,
+) -> Capabilities:
     act = move = defend = cards = True
     halved = False
     rules: list[str] = []
-    if hp <= 0:
+    if down:
         act = move = cards = False
         rules.append("LW-HP-02")
-    if conditions.paralysis:
+    if paralysed:
         act = move = defend = cards = False
         rules.append("LW-COND-03")
-    if conditions.sleep:
+    if asleep:
         halved = True
         cards = False
-        act = act and settings.sleeping_can_act
-        move = move and settings.sleeping_can_act
-        defend = defend and settings.sleeping_can_defend
+        act = act and sleeping_can_act
+        move = move and sleeping_can_act
+        defend = defend and sleeping_can_defend
         rules.append("LW-COND-04")
-    if conditions.confusion:
+    if confused:
         act = False
         defend = False
         cards = False
