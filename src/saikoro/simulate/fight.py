@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.simulate.model import CharacterTally, FightResult, Option, Playbook, Policy, Situation
+from saikoro.simulate.per_character import PerCharacter
 from saikoro.simulate.table import MemoryTable
 from saikoro.table import events as ev
 from saikoro.table.events import Event
-from saikoro.table.state import Character, RoomState
+from saikoro.table.state import RoomState
 
 #: The default round cap: a fight still going after this many rounds is a draw.
 ROUND_CAP = 30
@@ -78,8 +79,7 @@ class Fight:
             result.characters[name] = CharacterTally(character.side)
         self.tally = _Tally(result)
         self._out_now: frozenset[str] | None = None
-        #: Each character as last asked whether it is out, and the answer.
-        self._seen: dict[str, tuple[Character, bool]] = {}
+        self._is_out = PerCharacter(playbook.out)
         self.table = MemoryTable(
             base.clone(), SeededSource(seed), keep=keep, watcher=self.tally.watch
         )
@@ -123,12 +123,8 @@ class Fight:
         changes nothing). A line leaves the characters it does not change as they were,
         the same objects (the table's copy on write), so only the others are asked again."""
         if self._out_now is None:
-            out, seen = self.playbook.out, self._seen
-            for name, character in self.state.characters.items():
-                known = seen.get(name)
-                if known is None or known[0] is not character:
-                    seen[name] = (character, out(character))
-            self._out_now = frozenset(n for n, (_c, gone) in seen.items() if gone)
+            out = self._is_out
+            self._out_now = frozenset(n for n, c in self.state.characters.items() if out(c))
         return self._out_now
 
     def winner(self) -> str | None:

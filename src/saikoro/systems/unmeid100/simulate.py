@@ -14,6 +14,7 @@ from typing import Any
 from saikoro.errors import SaikoroError
 from saikoro.simulate.chances import damage_chances, success_chance
 from saikoro.simulate.model import Option
+from saikoro.simulate.per_character import PerCharacter
 from saikoro.systems import settings as room_settings
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
@@ -28,36 +29,39 @@ _SURE = um.CheckOutcome(roll=1, target=100, success=True)
 class UnmeiPlaybook:
     def __init__(self) -> None:
         self.tracker = UnmeiTracker()
+        self._ac = PerCharacter(self.tracker.ac)
+        self._out = PerCharacter(out_of_fight)
+        self._attacks = PerCharacter(self._attacks_of)
 
-    def _weapons(self, me: Character, cfg: Any) -> list[tuple[str, eq.UsedWeapon]]:
-        sheet, held = sheet_of(me), held_of(me)
-        usable: list[tuple[str, eq.UsedWeapon]] = []
+    def _attacks_of(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
+        """(verb, damage dice, check with ``|`` for the target's AC) of each attack ``me``
+        can make with the weapons in hand, under the room's house rules ``cfg``."""
+        sheet, held, refs = sheet_of(me), held_of(me), self.tracker.references(me)
+        agility = refs.get("敏捷度", 0)
+        aim = int(me.fields.get("aim", 0) or 0)
+        found: list[tuple[str, str, str]] = []
         with contextlib.suppress(SaikoroError):
-            usable.append(("melee", eq.melee_weapon(sheet.weapons, held, None, cfg)))
+            weapon = eq.melee_weapon(sheet.weapons, held, None, cfg)
+            found.append(("melee", weapon.damage, f"MA{refs.get('戦闘', 0)},|,{agility}"))
         with contextlib.suppress(SaikoroError):
-            usable.append(("shoot", eq.bow(sheet.weapons, held, None)))
-        return usable
+            weapon = eq.bow(sheet.weapons, held, None)
+            found.append(("shoot", weapon.damage, f"RA{refs.get('盗賊', 0)},|,{agility},{aim}"))
+        return found
 
     def options(self, state: RoomState, actor: str) -> list[Option]:
         me = state.characters[actor]
         overrides = state.fields.get("settings")
         cfg = room_settings(SYSTEM, overrides)
-        refs = self.tracker.references(me)
-        aim = int(me.fields.get("aim", 0) or 0)
         foes = [
-            (foe.name, self.tracker.ac(foe))
+            (foe.name, self._ac(foe))
             for foe in state.characters.values()
-            if foe.side != me.side and not self.out(foe)
+            if foe.side != me.side and not self._out(foe)
         ]
         found = []
-        for verb, weapon in self._weapons(me, cfg):
-            _always, mean = damage_chances(weapon.damage, SYSTEM, overrides)
+        for verb, damage, check in self._attacks(me, cfg):
+            _always, mean = damage_chances(damage, SYSTEM, overrides)
             for name, ac in foes:
-                if verb == "melee":
-                    check = f"MA{refs.get('戦闘', 0)},{ac},{refs.get('敏捷度', 0)}"
-                else:
-                    check = f"RA{refs.get('盗賊', 0)},{ac},{refs.get('敏捷度', 0)},{aim}"
-                hit = success_chance(check, SYSTEM, overrides)
+                hit = success_chance(check.replace("|", str(ac)), SYSTEM, overrides)
                 found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
         return found
 
