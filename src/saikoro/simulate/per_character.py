@@ -28,15 +28,10 @@ class PerCharacter(Generic[T]):
 
     def __call__(self, character: Character, *context: object) -> T:
         """``work_out(character, *context)``, kept while it is asked of the same character
-        object and the same ``context`` objects (such as the room's house rules, of which
-        the system registry keeps one object per set of changes)."""
+        object and equal ``context`` (such as the room's house rules)."""
         kept = self._kept.get(character.name)
-        if (
-            kept is not None
-            and kept[0] is character
-            and len(kept[1]) == len(context)
-            and all(a is b for a, b in zip(kept[1], context, strict=True))
-        ):
+        # a tuple compares its items by identity first: the same objects cost no __eq__
+        if kept is not None and kept[0] is character and kept[1] == context:
             return kept[2]
         value = self._work_out(character, *context)
         if len(self._kept) >= MAX_KEPT:
