@@ -67,8 +67,8 @@ class Context:
     allow_files: bool = True
     #: The chat tab the line was typed in (:mod:`saikoro.table.tabs`; "" = ``main``).
     tab: str = ""
-    #: The line's command id and time; empty: a new random id and the clock's time now (a
-    #: simulated fight gives its own, so that the same seed writes the same log).
+    #: The line's command id and time; empty: a new random id and the clock's time now (the
+    #: simulator numbers its lines and stamps them all with the time its table was set up).
     command_id: str = ""
     at: str = ""
 
