@@ -97,7 +97,9 @@ def alive(pid: int) -> bool:
     try:  # a killed child not yet reaped is a zombie: not running
         with open(f"/proc/{pid}/stat") as stat:
             return stat.read().split()[2] != "Z"
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):
+        # reaped meanwhile: the open finds no file, or the read of the open file finds no
+        # process (ESRCH) — both mean it is gone
         return False
 
 
