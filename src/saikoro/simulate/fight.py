@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
 from saikoro.simulate.model import CharacterTally, FightResult, Option, Playbook, Policy, Situation
-from saikoro.simulate.per_character import PerCharacter
 from saikoro.simulate.table import MemoryTable
 from saikoro.table import events as ev
 from saikoro.table.events import Event
-from saikoro.table.state import RoomState
+from saikoro.table.state import Character, RoomState
 
 #: The default round cap: a fight still going after this many rounds is a draw.
 ROUND_CAP = 30
@@ -78,8 +77,9 @@ class Fight:
         for name, character in base.characters.items():
             result.characters[name] = CharacterTally(character.side)
         self.tally = _Tally(result)
-        self._out_now: frozenset[str] | None = None
-        self._is_out = PerCharacter(playbook.out)
+        #: Who is out of the fight, as of the last line, and the character objects asked.
+        self._out: dict[str, bool] = {n: playbook.out(c) for n, c in base.characters.items()}
+        self._asked: dict[str, Character] = {}
         self.table = MemoryTable(
             base.clone(), SeededSource(seed), keep=keep, watcher=self.tally.watch
         )
@@ -91,7 +91,6 @@ class Fight:
     def run(self, line: str, speaker: str | None) -> bool:
         """Type ``line`` (as ``speaker``'s player; None: the GM); False when refused. Then
         the rescues of those it put out."""
-        before = self._out()
         self.tally.dealer = speaker
         try:
             self.table.run(line, speaker)
@@ -100,38 +99,42 @@ class Fight:
         finally:
             self.tally.dealer = None
         self.tally.result.lines += 1
-        self._out_now = None  # the line changed the room
-        now = self._out()
-        state = self.state
-        for name, character in list(state.characters.items()):
-            if name in before or name not in now:
-                continue
-            if not self.policies[character.side].rescue:
+        fallen = self._fallen()
+        for name in fallen:
+            if not self.policies[self.state.characters[name].side].rescue:
                 continue
             rescue = self.playbook.rescue(self.state, name)
             if rescue is not None:
-                self._out_now = None
                 try:
                     self.table.run(rescue, name)
                     self.tally.result.lines += 1
                 except SaikoroError:
                     pass
+        if fallen:
+            self._fallen()  # who the rescues brought back (those they put out stay out)
         return True
 
-    def _out(self) -> frozenset[str]:
-        """Who is out of the fight now (kept until a line is carried out: a refused line
-        changes nothing). A line leaves the characters it does not change as they were,
-        the same objects (the table's copy on write), so only the others are asked again."""
-        if self._out_now is None:
-            out = self._is_out
-            self._out_now = frozenset(n for n, c in self.state.characters.items() if out(c))
-        return self._out_now
+    def _fallen(self) -> list[str]:
+        """Those the lines since the last call put out of the fight, in the room's order.
+        A line leaves the characters it does not change as the same objects (the table's
+        copy on write), so only the others are asked again."""
+        known, asked = self._out, self._asked
+        fallen = []
+        for name, character in self.state.characters.items():
+            if asked.get(name) is character:
+                continue
+            asked[name] = character
+            out = self.playbook.out(character)
+            if out and not known.get(name, True):
+                fallen.append(name)
+            known[name] = out
+        return fallen
 
     def winner(self) -> str | None:
         out = {side: True for side in ("pc", "npc")}
-        gone = self._out()
+        gone = self._out
         for name, character in self.state.characters.items():
-            if name not in gone:
+            if not gone[name]:
                 out[character.side] = False
         if out["pc"] and out["npc"]:
             return "draw"

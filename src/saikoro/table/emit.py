@@ -17,6 +17,8 @@ from saikoro.i18n import Message
 from saikoro.table import events as ev
 from saikoro.table.events import Event
 from saikoro.table.state import (
+    COMBAT_CHANGES,
+    FIELDS_CHANGES,
     STATE_KINDS,
     Character,
     Condition,
@@ -24,6 +26,9 @@ from saikoro.table.state import (
     apply_in_place,
     changed_characters,
     copy_character,
+    copy_combat,
+    copy_json,
+    written_copy,
 )
 from saikoro.table.tabs import MAIN, default_tab
 
@@ -66,16 +71,20 @@ class Emit:
     lines: list[Message] = field(default_factory=list)
     secret_lines: list[Message] = field(default_factory=list)
     _dice_used: int = 0
-    #: The characters of ``state`` copied for this line (the others are the caller's).
+    #: The characters of ``state`` copied for this line (the others are the caller's), and
+    #: those copied deeply (for an event that changes every character).
     _own: set[str] = field(default_factory=set)
+    _own_deep: set[str] = field(default_factory=set)
+    #: The parts of ``state`` besides characters copied for this line.
+    _own_parts: set[str] = field(default_factory=set)
     #: Whether the line as typed is kept already (in its first state event).
     _typed_kept: bool = False
 
     def __post_init__(self) -> None:
         # Copy on write: a line changes a character or two, and copying every character
-        # for every line was the table's hot path. A character is copied just before the
-        # first event that changes it (:func:`changed_characters`).
-        self.state = self.state.clone(share_characters=True)
+        # for every line was the table's hot path. A character (the combat, the undo stack,
+        # the room's fields) is copied just before the first event that changes it.
+        self.state = self.state.clone(on_write=True)
 
     # -- events ------------------------------------------------------------
     def add(
@@ -125,14 +134,31 @@ class Emit:
         return event
 
     def _copy_for(self, event: Event) -> None:
-        """Make the characters ``event`` changes this line's own copies."""
+        """Make the parts of the room ``event`` changes this line's own copies."""
+        state, kind, own = self.state, event.kind, self._own_parts
+        if kind in STATE_KINDS and event.command_id and "undo" not in own:
+            state.undo_stack = list(state.undo_stack)
+            own.add("undo")
+        if kind in COMBAT_CHANGES and state.combat is not None and "combat" not in own:
+            state.combat = copy_combat(state.combat)
+            own.add("combat")
+        if kind in FIELDS_CHANGES and "fields" not in own:
+            state.fields = copy_json(state.fields)
+            own.add("fields")
         names = changed_characters(event)
         if names == ():
             return
-        characters = self.state.characters
-        for name in list(characters) if names is None else names:
+        characters = state.characters
+        if names is None:  # every character, deeply (the fold changes their conditions)
+            for name in list(characters):
+                if name not in self._own_deep:
+                    characters[name] = copy_character(characters[name])
+                    self._own.add(name)
+                    self._own_deep.add(name)
+            return
+        for name in names:
             if name not in self._own and name in characters:
-                characters[name] = copy_character(characters[name])
+                characters[name] = written_copy(characters[name])
                 self._own.add(name)
 
     def refuse_or_rule(

@@ -98,25 +98,25 @@ class RoomState(BaseModel):
     #: Fate uses and other per-room counters the GM may reset (unused by the fold itself).
     fields: dict[str, Any] = Field(default_factory=dict)
 
-    def clone(self, *, share_characters: bool = False) -> RoomState:
+    def clone(self, *, on_write: bool = False) -> RoomState:
         """A deep copy (every table line works on one): built field by field, since the state
         holds only JSON-like values and these models — several times faster than
         ``model_copy(deep=True)``'s generic deep copy, which was the table's hot path. A
         character's ``sheet`` dict is shared: nothing changes it in place; so are the undo
         stack's entries (the fold appends and drops whole entries, never edits one).
 
-        ``share_characters``: the characters dict is new but holds this state's characters,
-        for a holder that copies each one before an event changes it (a line's working copy,
-        :class:`saikoro.table.emit.Emit`, see :func:`changed_characters`)."""
+        ``on_write``: a new room object holding this one's characters, combat, undo stack and
+        fields, for a holder that copies each part before an event changes it (a line's
+        working copy, :class:`saikoro.table.emit.Emit`, see :func:`changed_characters` and
+        :data:`COMBAT_CHANGES`)."""
         values = dict(self.__dict__)
-        values["characters"] = (
-            dict(self.characters)
-            if share_characters
-            else {name: copy_character(c) for name, c in self.characters.items()}
-        )
-        values["combat"] = None if self.combat is None else _copy_combat(self.combat)
-        values["undo_stack"] = list(self.undo_stack)
-        values["fields"] = copy_json(self.fields)
+        if on_write:
+            values["characters"] = dict(self.characters)
+        else:
+            values["characters"] = {name: copy_character(c) for name, c in self.characters.items()}
+            values["combat"] = None if self.combat is None else copy_combat(self.combat)
+            values["undo_stack"] = list(self.undo_stack)
+            values["fields"] = copy_json(self.fields)
         made: RoomState = _model(RoomState, self.model_fields_set, values)
         return made
 
@@ -181,7 +181,20 @@ def copy_character(c: Character) -> Character:
     return made
 
 
-def _copy_combat(c: Combat) -> Combat:
+def written_copy(c: Character) -> Character:
+    """A copy of a character for the fold of an event that changes only it
+    (:func:`changed_characters` names it): those handlers assign — a status, a field's value,
+    a new conditions list, the turn count — and never change the values inside in place, so
+    the copy has its own dicts and list and shares what they hold."""
+    values = dict(c.__dict__)
+    values["statuses"] = dict(c.statuses)
+    values["conditions"] = list(c.conditions)
+    values["fields"] = dict(c.fields)
+    made: Character = _model(Character, c.model_fields_set, values)
+    return made
+
+
+def copy_combat(c: Combat) -> Combat:
     values = dict(c.__dict__)
     values["order"] = list(c.order)
     values["acted"] = list(c.acted)
@@ -204,6 +217,12 @@ _CHANGES_ONE = frozenset(
 )
 #: Kinds whose fold changes every character in place (or, undoing, replaces them all).
 _CHANGES_ALL = frozenset({ev.COMBAT_STARTED, ev.COMBAT_ENDED, ev.UNDONE})
+#: Kinds whose fold changes the room's combat in place (the others replace it or leave it).
+COMBAT_CHANGES = frozenset(
+    {ev.ROUND_STARTED, ev.TURN_STARTED, ev.TURN_ENDED, ev.COMBAT_SET, ev.CHARACTER_REMOVED}
+)
+#: Kinds whose fold changes the room's ``fields`` in place.
+FIELDS_CHANGES = frozenset({ev.PARTY_DOWN, ev.SETTING_SET, ev.CLOCK_SET, ev.ROOM_SET})
 
 
 def changed_characters(event: Event) -> tuple[str, ...] | None:

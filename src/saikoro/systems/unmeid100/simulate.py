@@ -12,9 +12,9 @@ import contextlib
 from typing import Any
 
 from saikoro.errors import SaikoroError
-from saikoro.simulate.chances import damage_chances, success_chance
+from saikoro.simulate.chances import _key, damage_chances, success_chance
 from saikoro.simulate.model import Option
-from saikoro.simulate.per_character import PerCharacter
+from saikoro.simulate.per_character import MAX_KEPT, PerCharacter
 from saikoro.systems import settings as room_settings
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
@@ -31,7 +31,32 @@ class UnmeiPlaybook:
         self.tracker = UnmeiTracker()
         self._ac = PerCharacter(self.tracker.ac)
         self._out = PerCharacter(out_of_fight)
-        self._attacks = PerCharacter(self._attacks_of)
+        #: name → (sheet, what else the attacks depend on, the attacks)
+        self._attacks: dict[str, tuple[dict[str, Any], tuple[object, ...], Any]] = {}
+        #: (check with ``|``, AC, house rules) → the chance to hit
+        self._hits: dict[tuple[str, int, str], float] = {}
+
+    def attacks(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
+        """:meth:`_attacks_of`, worked out again only when what it reads changed: the sheet
+        (never edited in place), the values edited on it, what is in hand, the aim."""
+        fields = me.fields
+        held = fields.get("held")
+        depends = (
+            tuple(held) if held is not None else None,
+            fields.get("shield"),
+            fields.get("aim", 0),
+            tuple(me.statuses.items()),
+            cfg,
+        )
+        kept = self._attacks.get(me.name)
+        if kept is not None and kept[0] is me.sheet and kept[1] == depends:
+            found: list[tuple[str, str, str]] = kept[2]
+            return found
+        found = self._attacks_of(me, cfg)
+        if len(self._attacks) >= MAX_KEPT:
+            self._attacks.clear()
+        self._attacks[me.name] = (me.sheet, depends, found)
+        return found
 
     def _attacks_of(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
         """(verb, damage dice, check with ``|`` for the target's AC) of each attack ``me``
@@ -58,10 +83,18 @@ class UnmeiPlaybook:
             if foe.side != me.side and not self._out(foe)
         ]
         found = []
-        for verb, damage, check in self._attacks(me, cfg):
+        rules = _key(overrides)
+        hits = self._hits
+        for verb, damage, check in self.attacks(me, cfg):
             _always, mean = damage_chances(damage, SYSTEM, overrides)
             for name, ac in foes:
-                hit = success_chance(check.replace("|", str(ac)), SYSTEM, overrides)
+                hit = hits.get((check, ac, rules))
+                if hit is None:
+                    if len(hits) >= MAX_KEPT:
+                        hits.clear()
+                    hit = hits[check, ac, rules] = success_chance(
+                        check.replace("|", str(ac)), SYSTEM, overrides
+                    )
                 found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
         return found
 
