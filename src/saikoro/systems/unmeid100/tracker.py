@@ -62,6 +62,10 @@ from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker, Verb
 
 
+#: The most characters whose base references a tracker keeps (one tracker serves every room).
+_KEPT_REFERENCES = 512
+
+
 class UnmeiTracker(Tracker):
     system = "UnmeiD100"
     aliases: ClassVar[dict[str, str]] = {
@@ -84,6 +88,8 @@ class UnmeiTracker(Tracker):
     }
 
     def __init__(self) -> None:
+        #: name → (sheet, HP, max HP, statuses, their base references): see base_references
+        self._base_refs: dict[str, tuple[Any, int, int, dict[str, int], dict[str, int]]] = {}
         self.verbs = {
             "melee": partial(tracker_attack.melee, self),
             "shoot": partial(tracker_attack.shoot, self),
@@ -192,7 +198,34 @@ class UnmeiTracker(Tracker):
 
     def base_references(self, character: Character) -> dict[str, int]:
         """Sheet values and edits; with the formula table on, the derived values follow the
-        abilities as they are now (UM-LEVEL-03) unless the GM edited the value itself."""
+        abilities as they are now (UM-LEVEL-03) unless the GM edited the value itself.
+
+        They follow from the sheet (never edited in place), HP and the statuses, so the last
+        ones worked out for a character's name are given again (a copy) while those are the
+        same: a line reads them several times, and a character it does not change is read
+        again on the next."""
+        kept = self._base_refs.get(character.name)
+        if (
+            kept is not None
+            and kept[0] is character.sheet
+            and kept[1] == character.hp
+            and kept[2] == character.max_hp
+            and kept[3] == character.statuses
+        ):
+            return dict(kept[4])
+        refs = self._work_out_base_references(character)
+        if len(self._base_refs) >= _KEPT_REFERENCES:
+            self._base_refs.clear()
+        self._base_refs[character.name] = (
+            character.sheet,
+            character.hp,
+            character.max_hp,
+            dict(character.statuses),
+            dict(refs),
+        )
+        return refs
+
+    def _work_out_base_references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
         sheet = sheet_of(character)
         if not sheet.formula_table.enabled:
@@ -322,8 +355,12 @@ class UnmeiTracker(Tracker):
             c.mods.get("RC", 0) for c in character.conditions
         )
 
-    def combatant(self, character: Character) -> um.CombatantState:
-        refs = self.base_references(character)
+    def combatant(
+        self, character: Character, refs: dict[str, int] | None = None
+    ) -> um.CombatantState:
+        """The turn rules' view of ``character`` (``refs``: its :meth:`base_references`,
+        when the caller has them)."""
+        refs = refs if refs is not None else self.base_references(character)
         chant = character.fields.get("chant")
         return um.CombatantState(
             name=character.name,
@@ -404,7 +441,7 @@ class UnmeiTracker(Tracker):
         combat = emit.state.combat
         assert combat is not None
         remaining = {
-            n: (v if self.can_take_turn(emit, n) else 0)
+            n: (v if v and self.can_take_turn(emit, n) else 0)
             for n, v in combat.fields.get("remaining", {}).items()
             if n in emit.state.characters
         }

@@ -62,8 +62,8 @@ def melee(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None
         moved=tracker.moved_this_turn(emit, attacker),
     )
     tracker.use_turn(emit, name, "melee")
-    refs = tracker.references(attacker)
-    before = tracker.combatant(attacker)
+    refs = tracker.base_references(attacker)  # 戦闘, 盗賊, 敏捷度: no condition changes them
+    before = tracker.combatant(attacker, refs)
     after = um._other_action(before, tracker.cfg(emit))
     tracker.save(emit, before, after, ("UM-AIM-01",))
     roll = emit.randomizer.roll_once(100)
@@ -88,8 +88,8 @@ def shoot(tracker: UnmeiTracker, emit: Emit, name: str, args: list[str]) -> None
     )
     dist.check_bow_range(distance_between(emit, name, target.name), target.name, tracker.cfg(emit))
     tracker.use_turn(emit, name, "shoot")
-    refs = tracker.references(attacker)
-    before = tracker.combatant(attacker)
+    refs = tracker.base_references(attacker)  # 戦闘, 盗賊, 敏捷度: no condition changes them
+    before = tracker.combatant(attacker, refs)
     roll = emit.randomizer.roll_once(100)
     out = um.ranged_attack(
         roll,
