@@ -102,10 +102,14 @@ class Emit:
         """Emit one event (carrying the dice rolled since the previous event and the line's
         stamp) and apply it: ``state`` is then the room after the line so far, exactly what
         folding :attr:`events` into the room it started from gives."""
-        dice = tuple(self.randomizer.rands[self._dice_used :])
-        self._dice_used = len(self.randomizer.rands)
+        rands = self.randomizer.rands
+        dice = ()
+        if len(rands) > self._dice_used:
+            dice = tuple(rands[self._dice_used :])
+            self._dice_used = len(rands)
         stamp = self.stamp
-        data = data or {}
+        if data is None:
+            data = {}
         if not self._typed_kept and kind in STATE_KINDS:
             self._typed_kept = True
             if stamp.typed:  # the line as typed, for /undo to name it
@@ -116,7 +120,7 @@ class Emit:
             actor=actor or stamp.actor,
             command_id=stamp.command_id,
             at=stamp.at,
-            rules=tuple(rules),
+            rules=rules if type(rules) is tuple else tuple(rules),
             dice=dice,
             text=text,
             secret=secret,

@@ -610,7 +610,7 @@ def other_action(
 ) -> CombatantState:
     """Doing anything but aiming/shooting loses the aim (UM-AIM-01, *default*
     ``aim_ends_on_other_action``)."""
-    return replace(state, aim=0) if settings.aim_ends_on_other_action else state
+    return replace(state, aim=0) if settings.aim_ends_on_other_action and state.aim else state
 
 
 _other_action = other_action  # the earlier private name, still used by the table tracker
@@ -841,7 +841,7 @@ def next_turn(state: RoundState, chosen: str | None = None) -> RoundState:
         )
     remaining = dict(state.remaining)
     remaining[actor] -= 1
-    return replace(state, remaining=remaining, taken=(*state.taken, actor))
+    return RoundState(state.round, remaining, state.order, (*state.taken, actor), state.rules)
 
 
 # ---------------------------------------------------------------- growth

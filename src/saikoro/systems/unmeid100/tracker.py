@@ -432,7 +432,18 @@ class UnmeiTracker(Tracker):
         return character is not None and not out_of_fight(character)
 
     def _fighters(self, emit: Emit) -> list[um.CombatantState]:
-        return [self.combatant(c) for c in emit.state.characters.values()]
+        """What the turn order reads of every character: its name, 敏捷度 and 行動力."""
+        found = []
+        for character in emit.state.characters.values():
+            refs = self.base_references(character)
+            found.append(
+                um.CombatantState(
+                    name=character.name,
+                    agility=value_of(character, refs, "敏捷度"),
+                    action_points=value_of(character, refs, "行動力"),
+                )
+            )
+        return found
 
     def round_order(self, emit: Emit) -> list[str]:
         return list(um.default_order(self._fighters(emit), self.cfg(emit)))
@@ -555,26 +566,21 @@ class UnmeiTracker(Tracker):
     def after_line(self, emit: Emit) -> None:
         """Any HP loss breaks a chant (UM-MAGIC-01: ``:HP-3``, poison-like effects, …);
         UM-FATE-04 also after an HP edit (``:HP-20``, ``/gm set``) that drops HP to 0 or less."""
-        hurt = [
-            e.data["name"]
-            for e in emit.events
-            if e.kind == ev.STATUS_SET
-            and e.data.get("key") == "hp"
-            and e.data.get("old") is not None
-            and int(e.data["value"]) < int(e.data["old"])
-        ]
-        for name in dict.fromkeys(hurt):
+        hurt: dict[str, None] = {}
+        dropped: dict[str, None] = {}
+        for e in emit.events:
+            if e.kind != ev.STATUS_SET or e.data.get("key") != "hp":
+                continue
+            old, value = e.data.get("old"), int(e.data["value"])
+            if old is not None and value < int(old):
+                hurt[e.data["name"]] = None
+            if (old or 0) > 0 >= value:
+                dropped[e.data["name"]] = None
+        for name in hurt:
             character = emit.state.characters.get(name)
             if character is not None and character.fields.get("chant"):
                 break_chant(emit, name)
-        dropped = [
-            e.data["name"]
-            for e in emit.events
-            if e.kind == ev.STATUS_SET
-            and e.data.get("key") == "hp"
-            and (e.data.get("old") or 0) > 0 >= int(e.data["value"])
-        ]
-        for name in dict.fromkeys(dropped):
+        for name in dropped:
             character = emit.state.characters.get(name)
             if (
                 self.cfg(emit).dying_check_mandatory
