@@ -33,8 +33,8 @@ class UnmeiPlaybook:
         self._out = PerCharacter(out_of_fight)
         #: name → (sheet, what else the attacks depend on, the attacks)
         self._attacks: dict[str, tuple[dict[str, Any], tuple[object, ...], Any]] = {}
-        #: (check with ``|``, AC, house rules) → the chance to hit
-        self._hits: dict[tuple[str, int, str], float] = {}
+        #: name → (its attacks, the opponents' names and ACs and the house rules, options)
+        self._options: dict[str, tuple[Any, tuple[object, ...], list[Option]]] = {}
 
     def attacks(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
         """:meth:`_attacks_of`, worked out again only when what it reads changed: the sheet
@@ -74,29 +74,30 @@ class UnmeiPlaybook:
         return found
 
     def options(self, state: RoomState, actor: str) -> list[Option]:
+        """Each attack ``actor`` can make on each opponent still in the fight; the same
+        attacks against the same opponents' ACs give the same options as last time."""
         me = state.characters[actor]
         overrides = state.fields.get("settings")
-        cfg = room_settings(SYSTEM, overrides)
-        foes = [
+        attacks = self.attacks(me, room_settings(SYSTEM, overrides))
+        foes = tuple(
             (foe.name, self._ac(foe))
             for foe in state.characters.values()
             if foe.side != me.side and not self._out(foe)
-        ]
+        )
+        against = (foes, _key(overrides))
+        kept = self._options.get(actor)
+        if kept is not None and kept[0] is attacks and kept[1] == against:
+            return list(kept[2])
         found = []
-        rules = _key(overrides)
-        hits = self._hits
-        for verb, damage, check in self.attacks(me, cfg):
+        for verb, damage, check in attacks:
             _always, mean = damage_chances(damage, SYSTEM, overrides)
             for name, ac in foes:
-                hit = hits.get((check, ac, rules))
-                if hit is None:
-                    if len(hits) >= MAX_KEPT:
-                        hits.clear()
-                    hit = hits[check, ac, rules] = success_chance(
-                        check.replace("|", str(ac)), SYSTEM, overrides
-                    )
+                hit = success_chance(check.replace("|", str(ac)), SYSTEM, overrides)
                 found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
-        return found
+        if len(self._options) >= MAX_KEPT:
+            self._options.clear()
+        self._options[actor] = (attacks, against, found)
+        return list(found)
 
     def end_turn(self, state: RoomState, actor: str) -> str | None:
         return "/next"
