@@ -71,12 +71,13 @@ class Emit:
     lines: list[Message] = field(default_factory=list)
     secret_lines: list[Message] = field(default_factory=list)
     _dice_used: int = 0
-    #: The characters of ``state`` copied for this line (the others are the caller's), and
-    #: those copied deeply (for an event that changes every character).
-    _own: set[str] = field(default_factory=set)
-    _own_deep: set[str] = field(default_factory=set)
-    #: The parts of ``state`` besides characters copied for this line.
-    _own_parts: set[str] = field(default_factory=set)
+    #: The characters of ``state`` copied for this line (the others are the caller's) →
+    #: whether deeply (for an event that changes every character).
+    _own: dict[str, bool] = field(default_factory=dict)
+    #: Whether the undo stack, the combat and the room's fields are this line's copies.
+    _own_undo: bool = False
+    _own_combat: bool = False
+    _own_fields: bool = False
     #: Whether the line as typed is kept already (in its first state event).
     _typed_kept: bool = False
 
@@ -139,31 +140,30 @@ class Emit:
 
     def _copy_for(self, event: Event) -> None:
         """Make the parts of the room ``event`` changes this line's own copies."""
-        state, kind, own = self.state, event.kind, self._own_parts
-        if kind in STATE_KINDS and event.command_id and "undo" not in own:
+        state, kind = self.state, event.kind
+        if kind in STATE_KINDS and event.command_id and not self._own_undo:
             state.undo_stack = list(state.undo_stack)
-            own.add("undo")
-        if kind in COMBAT_CHANGES and state.combat is not None and "combat" not in own:
+            self._own_undo = True
+        if kind in COMBAT_CHANGES and state.combat is not None and not self._own_combat:
             state.combat = copy_combat(state.combat)
-            own.add("combat")
-        if kind in FIELDS_CHANGES and "fields" not in own:
+            self._own_combat = True
+        if kind in FIELDS_CHANGES and not self._own_fields:
             state.fields = copy_json(state.fields)
-            own.add("fields")
+            self._own_fields = True
         names = changed_characters(event)
         if names == ():
             return
-        characters = state.characters
+        characters, own = state.characters, self._own
         if names is None:  # every character, deeply (the fold changes their conditions)
             for name in list(characters):
-                if name not in self._own_deep:
+                if not own.get(name):
                     characters[name] = copy_character(characters[name])
-                    self._own.add(name)
-                    self._own_deep.add(name)
+                    own[name] = True
             return
         for name in names:
-            if name not in self._own and name in characters:
+            if name not in own and name in characters:
                 characters[name] = written_copy(characters[name])
-                self._own.add(name)
+                own[name] = False
 
     def refuse_or_rule(
         self,
