@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
+from saikoro.table.kept import MOST
 from saikoro.table.state import Character
 
 T = TypeVar("T")
 
 #: The most characters kept (a system's playbook is one object for every room simulated).
-MAX_KEPT = 512
+MAX_KEPT = MOST
 
 
 class PerCharacter(Generic[T]):

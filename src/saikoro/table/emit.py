@@ -104,7 +104,7 @@ class Emit:
         stamp) and apply it: ``state`` is then the room after the line so far, exactly what
         folding :attr:`events` into the room it started from gives."""
         rands = self.randomizer.rands
-        dice = ()
+        dice: tuple[Die, ...] = ()
         if len(rands) > self._dice_used:
             dice = tuple(rands[self._dice_used :])
             self._dice_used = len(rands)

@@ -12,14 +12,15 @@ import contextlib
 from typing import Any
 
 from saikoro.errors import SaikoroError
-from saikoro.simulate.chances import _key, damage_chances, success_chance
+from saikoro.simulate.chances import damage_chances, success_chance
 from saikoro.simulate.model import Option
-from saikoro.simulate.per_character import MAX_KEPT, PerCharacter
+from saikoro.simulate.per_character import PerCharacter
 from saikoro.systems import settings as room_settings
 from saikoro.systems.unmeid100 import equipment as eq
 from saikoro.systems.unmeid100 import rules as um
 from saikoro.systems.unmeid100.tracker import UnmeiTracker
 from saikoro.systems.unmeid100.tracker_common import acts, held_of, out_of_fight, sheet_of
+from saikoro.table.kept import KeptByName
 from saikoro.table.state import Character, RoomState
 
 SYSTEM = "UnmeiD100"
@@ -31,31 +32,24 @@ class UnmeiPlaybook:
         self.tracker = UnmeiTracker()
         self._ac = PerCharacter(self.tracker.ac)
         self._out = PerCharacter(out_of_fight)
-        #: name → (sheet, what else the attacks depend on, the attacks)
-        self._attacks: dict[str, tuple[dict[str, Any], tuple[object, ...], Any]] = {}
-        #: name → (its attacks, the opponents' names and ACs and the house rules, options)
-        self._options: dict[str, tuple[Any, tuple[object, ...], list[Option]]] = {}
+        self._attacks: KeptByName[list[tuple[str, str, str]]] = KeptByName()
+        self._options: KeptByName[list[Option]] = KeptByName()
 
     def attacks(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
-        """:meth:`_attacks_of`, worked out again only when what it reads changed: the sheet
-        (never edited in place), the values edited on it, what is in hand, the aim."""
-        fields = me.fields
-        held = fields.get("held")
-        depends = (
+        """:meth:`_attacks_of`, worked out again only when what it reads changed: the sheet,
+        the values edited on it, what is in hand, the aim, the house rules."""
+        held = me.fields.get("held")
+        source = (
+            me.sheet,
             tuple(held) if held is not None else None,
-            fields.get("shield"),
-            fields.get("aim", 0),
+            me.fields.get("shield"),
+            me.fields.get("aim", 0),
             tuple(me.statuses.items()),
             cfg,
         )
-        kept = self._attacks.get(me.name)
-        if kept is not None and kept[0] is me.sheet and kept[1] == depends:
-            found: list[tuple[str, str, str]] = kept[2]
-            return found
-        found = self._attacks_of(me, cfg)
-        if len(self._attacks) >= MAX_KEPT:
-            self._attacks.clear()
-        self._attacks[me.name] = (me.sheet, depends, found)
+        found = self._attacks.get(me.name, source)
+        if found is None:
+            found = self._attacks.put(me.name, source, self._attacks_of(me, cfg))
         return found
 
     def _attacks_of(self, me: Character, cfg: Any) -> list[tuple[str, str, str]]:
@@ -78,25 +72,23 @@ class UnmeiPlaybook:
         attacks against the same opponents' ACs give the same options as last time."""
         me = state.characters[actor]
         overrides = state.fields.get("settings")
-        attacks = self.attacks(me, room_settings(SYSTEM, overrides))
+        cfg = room_settings(SYSTEM, overrides)
+        attacks = self.attacks(me, cfg)
         foes = tuple(
             (foe.name, self._ac(foe))
             for foe in state.characters.values()
             if foe.side != me.side and not self._out(foe)
         )
-        against = (foes, _key(overrides))
-        kept = self._options.get(actor)
-        if kept is not None and kept[0] is attacks and kept[1] == against:
-            return list(kept[2])
-        found = []
-        for verb, damage, check in attacks:
-            _always, mean = damage_chances(damage, SYSTEM, overrides)
-            for name, ac in foes:
-                hit = success_chance(check.replace("|", str(ac)), SYSTEM, overrides)
-                found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
-        if len(self._options) >= MAX_KEPT:
-            self._options.clear()
-        self._options[actor] = (attacks, against, found)
+        source = (attacks, foes, cfg)
+        found = self._options.get(actor, source)
+        if found is None:
+            found = []
+            for verb, damage, check in attacks:
+                _always, mean = damage_chances(damage, SYSTEM, overrides)
+                for name, ac in foes:
+                    hit = success_chance(check.replace("|", str(ac)), SYSTEM, overrides)
+                    found.append(Option(name, f"/{verb} {name}", hit, hit * mean))
+            self._options.put(actor, source, found)
         return list(found)
 
     def end_turn(self, state: RoomState, actor: str) -> str | None:

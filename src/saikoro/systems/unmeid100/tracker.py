@@ -57,13 +57,10 @@ from saikoro.systems.unmeid100.tracker_common import (
 from saikoro.table import events as ev
 from saikoro.table.counters import Counter
 from saikoro.table.emit import Emit, fail
+from saikoro.table.kept import KeptByName
 from saikoro.table.roles import forbidden
 from saikoro.table.state import Character, Condition
 from saikoro.table.tracker import Tracker, Verb
-
-
-#: The most characters whose base references a tracker keeps (one tracker serves every room).
-_KEPT_REFERENCES = 512
 
 
 class UnmeiTracker(Tracker):
@@ -88,8 +85,7 @@ class UnmeiTracker(Tracker):
     }
 
     def __init__(self) -> None:
-        #: name → (sheet, HP, max HP, statuses, their base references): see base_references
-        self._base_refs: dict[str, tuple[Any, int, int, dict[str, int], dict[str, int]]] = {}
+        self._base_refs: KeptByName[dict[str, int]] = KeptByName()
         self.verbs = {
             "melee": partial(tracker_attack.melee, self),
             "shoot": partial(tracker_attack.shoot, self),
@@ -204,26 +200,15 @@ class UnmeiTracker(Tracker):
         ones worked out for a character's name are given again (a copy) while those are the
         same: a line reads them several times, and a character it does not change is read
         again on the next."""
-        kept = self._base_refs.get(character.name)
-        if (
-            kept is not None
-            and kept[0] is character.sheet
-            and kept[1] == character.hp
-            and kept[2] == character.max_hp
-            and kept[3] == character.statuses
-        ):
-            return dict(kept[4])
-        refs = self._work_out_base_references(character)
-        if len(self._base_refs) >= _KEPT_REFERENCES:
-            self._base_refs.clear()
-        self._base_refs[character.name] = (
-            character.sheet,
-            character.hp,
-            character.max_hp,
-            dict(character.statuses),
-            dict(refs),
-        )
-        return refs
+        values = (character.sheet, character.hp, character.max_hp)
+        kept = self._base_refs.get(character.name, (*values, character.statuses))
+        if kept is None:
+            kept = self._base_refs.put(
+                character.name,
+                (*values, dict(character.statuses)),  # a session changes its room's in place
+                self._work_out_base_references(character),
+            )
+        return dict(kept)
 
     def _work_out_base_references(self, character: Character) -> dict[str, int]:
         refs = super().references(character)
