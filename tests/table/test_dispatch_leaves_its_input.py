@@ -85,3 +85,31 @@ def test_no_line_of_a_simulated_fight_changes_the_room_it_was_given(
     summary: Any = simulate(from_files(party, [f"{folder / enemy}:4"]), Plan(fights=12, seed=7))
     assert summary.fights == 12 and checked.lines > 100 and checked.changed == []
     assert checked.not_the_fold == []
+
+
+def test_no_room_line_changes_the_room_it_was_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The combat, the undo stack and the room's fields are shared with the caller until a
+    line's first event that changes them (house rules, tabs, turns, undo)."""
+    lines = [
+        "/char add sheets/ken.json",
+        "/char add sheets/orc.json",
+        "/gm setting aim_ends_on_other_action false",
+        "/gm tab add 作戦",
+        "/combat start",
+        "/next",
+        "/gm setting aim_ends_on_other_action default",
+        "/undo",
+        "/next",
+        "/gm tab remove 作戦",
+        "/combat end",
+        "/undo",
+    ]
+    checked = Checked()
+    monkeypatch.setattr(saikoro.table.session, "dispatch", checked)
+    monkeypatch.chdir(EXAMPLES / "scripts")
+    out = play(str(tmp_path / "room.db"), "room", lines, ["5/100"] * 20, system="UnmeiD100")
+    assert [o.get("ok", True) for o in out].count(False) == 0, out
+    assert checked.lines >= len(lines) and checked.changed == []
+    assert checked.not_the_fold == []
