@@ -181,15 +181,11 @@ class Fight:
             options = self.options(actor)
             policy = self.policies[character.side]
             chosen = policy.choose(Situation(self.state, actor, options, self.rng))
-            if chosen is not None:  # refused: the next option (a line is tried once)
-                tried = {chosen}
-                acted = self.run(chosen, actor)
-                for option in options:
-                    if acted:
-                        break
-                    if option.line not in tried:
-                        tried.add(option.line)
-                        acted = self.run(option.line, actor)
+            lines = [] if chosen is None else [chosen, *(o.line for o in options)]
+            for line in dict.fromkeys(lines):
+                if self.run(line, actor):
+                    acted = True
+                    break
         combat = self.state.combat
         if combat is None or self.tally.turns != turns or combat.current != actor:
             return  # the action ended the turn (or the fight)

@@ -18,9 +18,6 @@ from saikoro.table.state import Character
 
 T = TypeVar("T")
 
-#: The most characters kept (a system's playbook is one object for every room simulated).
-MAX_KEPT = MOST
-
 
 class PerCharacter(Generic[T]):
     def __init__(self, work_out: Callable[..., T]) -> None:
@@ -35,7 +32,7 @@ class PerCharacter(Generic[T]):
         if kept is not None and kept[0] is character and kept[1] == context:
             return kept[2]
         value = self._work_out(character, *context)
-        if len(self._kept) >= MAX_KEPT:
+        if len(self._kept) >= MOST:
             self._kept.clear()
         self._kept[character.name] = (character, context, value)
         return value

@@ -173,12 +173,7 @@ def _copy_condition(c: Condition) -> Condition:
 
 def copy_character(c: Character) -> Character:
     """A deep copy of a character (as :meth:`RoomState.clone` makes them)."""
-    values = dict(c.__dict__)  # the sheet dict is shared: an event replaces it, never edits it
-    values["statuses"] = dict(c.statuses)
-    values["conditions"] = [_copy_condition(x) for x in c.conditions]
-    values["fields"] = copy_json(c.fields)
-    made: Character = _model(Character, c.model_fields_set, values)
-    return made
+    return _character_with(c, [_copy_condition(x) for x in c.conditions], copy_json(c.fields))
 
 
 def written_copy(c: Character) -> Character:
@@ -186,10 +181,14 @@ def written_copy(c: Character) -> Character:
     (:func:`changed_characters` names it): those handlers assign — a status, a field's value,
     a new conditions list, the turn count — and never change the values inside in place, so
     the copy has its own dicts and list and shares what they hold."""
-    values = dict(c.__dict__)
+    return _character_with(c, list(c.conditions), dict(c.fields))
+
+
+def _character_with(c: Character, conditions: list[Condition], fields: dict[str, Any]) -> Character:
+    values = dict(c.__dict__)  # the sheet dict is shared: an event replaces it, never edits it
     values["statuses"] = dict(c.statuses)
-    values["conditions"] = list(c.conditions)
-    values["fields"] = dict(c.fields)
+    values["conditions"] = conditions
+    values["fields"] = fields
     made: Character = _model(Character, c.model_fields_set, values)
     return made
 
