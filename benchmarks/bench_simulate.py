@@ -8,6 +8,10 @@ of ``--fights`` fights, CPU time of this process and wall time), the table lines
 fight, the mean rounds, and what 10 000 fights would take at that rate. The fights are the
 example encounters of docs/simulate.md (examples/simulate/: four PCs against four copies of
 one enemy, default policy).
+
+``--jobs-fights N`` then plays N fights of each system in one process and in one process per
+CPU (``saikoro simulate --jobs``), wall time, in the same run with the same plan; it checks
+that both give the same figures and counts only what finished.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from saikoro.simulate import Plan, from_files, simulate
 from saikoro.simulate.fight import fight_seed, play_fight
 from saikoro.simulate.run import set_up
 from saikoro.simulate.setup import playbook_for
+from saikoro.simulate.workers import available_cpus
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "simulate"
 FIGHTS = {
@@ -55,6 +60,9 @@ def main() -> None:
     parser.add_argument("--fights", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="cProfile one run per system")
+    parser.add_argument(
+        "--jobs-fights", type=int, default=0, help="also N fights in 1 and in all CPUs' processes"
+    )
     args = parser.parse_args()
     print(
         f"python {platform.python_version()} on {platform.machine()}, "
@@ -81,6 +89,28 @@ def main() -> None:
             profile = cProfile.Profile()
             profile.runcall(simulate, fight, Plan(fights=min(args.fights, 50)))
             pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+    if args.jobs_fights:
+        for system in FIGHTS:
+            compare_jobs(system, args.jobs_fights)
+
+
+def compare_jobs(system: str, fights: int) -> None:
+    """``fights`` fights in one process, then in one per CPU: wall seconds, same figures."""
+    fight, plan, cpus = encounter(system), Plan(fights=fights, seed=1), available_cpus()
+    walls, bodies = [], []
+    for jobs in (1, cpus):
+        wall = time.perf_counter()
+        body = simulate(fight, plan, jobs=jobs).to_json()
+        walls.append(time.perf_counter() - wall)
+        body.pop("seconds")
+        bodies.append(body)
+    assert bodies[0] == bodies[1], "the processes gave other figures"
+    one, many = walls
+    print(
+        f"{system:12} {fights} fights: 1 process {one:5.1f} s ({fights / one:4.0f}/s), "
+        f"{cpus} processes {many:5.1f} s ({fights / many:4.0f}/s, x{one / many:.2f}; "
+        f"10 000 fights ≈ {10_000 * many / fights:3.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from saikoro.dice.randomizer import SeededSource
@@ -13,6 +13,7 @@ from saikoro.simulate.policies import DEFAULT_POLICY, get_policy
 from saikoro.simulate.setup import Encounter, error, playbook_for
 from saikoro.simulate.stats import Summary, summarize
 from saikoro.simulate.table import MemoryTable
+from saikoro.simulate.workers import jobs_for, play_in_workers
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState
 
@@ -61,24 +62,23 @@ def simulate(
     encounter: Encounter,
     plan: Plan,
     *,
+    jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> Summary:
-    """Play ``plan.fights`` fights; ``progress(done)`` after each, ``should_stop()`` ends the
-    run early (the summary covers the fights played)."""
+    """Play ``plan.fights`` fights, in ``jobs`` processes (0: one per CPU; the result is the
+    same for any number); ``progress(done)`` as they finish, ``should_stop()`` ends the run
+    early (the summary covers the fights played)."""
     plan = plan.checked()
+    jobs = jobs_for(jobs, plan.fights)
     policies = plan.policies()
-    playbook = playbook_for(encounter.system)
     base, _events = set_up(encounter)
     started = time.perf_counter()
     results: list[FightResult] = []
-    for number in range(1, plan.fights + 1):
-        result, _ = play_fight(
-            base, playbook, policies, fight_seed(plan.seed, number), round_cap=plan.round_cap
-        )
-        results.append(result)
+    for played in _played(encounter, base, plan, policies, jobs):
+        results.extend(played)
         if progress is not None:
-            progress(number)
+            progress(len(results))
         if should_stop is not None and should_stop():
             break
     summary = summarize(
@@ -91,6 +91,19 @@ def simulate(
     )
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _played(
+    encounter: Encounter, base: RoomState, plan: Plan, policies: dict[str, Policy], jobs: int
+) -> Iterator[list[FightResult]]:
+    """The fights' results in fight order, as they come. The first fight is played here
+    (a refused set-up is this process's error, whatever ``jobs``), then the others."""
+    playbook = playbook_for(encounter.system)
+    for number in range(1, (plan.fights if jobs == 1 else 1) + 1):
+        seed = fight_seed(plan.seed, number)
+        yield [play_fight(base, playbook, policies, seed, round_cap=plan.round_cap)[0]]
+    if jobs > 1:
+        yield from play_in_workers(encounter, plan, policies, range(2, plan.fights + 1), jobs)
 
 
 def replay(encounter: Encounter, plan: Plan, number: int) -> tuple[FightResult, list[Event]]:
