@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from saikoro.cli.main import app
-from saikoro.simulate import Plan, SimulationError, register_policy, simulate
+from saikoro.simulate import Plan, SimulationError, register_policy, simulate, workers
 from saikoro.simulate.workers import FEWEST_FOR_WORKERS, available_cpus, jobs_for, runs
 
 from .helpers import encounter, lw_sheet, um_sheet, write
@@ -79,10 +79,22 @@ def test_how_many_processes() -> None:
 
 
 def test_runs_cover_each_fight_once_in_order() -> None:
-    for first, last, jobs in [(2, 10_000, 2), (2, 41, 3), (2, 3, 2), (5, 5, 4)]:
-        cut = runs(first, last, jobs)
-        assert [n for run in cut for n in run] == list(range(first, last + 1))
-        assert max(len(run) for run in cut) <= 100
+    for numbers, jobs in [(range(2, 10_001), 2), (range(2, 42), 3), (range(2, 4), 2)]:
+        cut = runs(numbers, jobs)
+        assert [n for run in cut for n in run] == list(numbers)
+        assert max(len(run) for run in cut) <= 100 and len(cut) >= min(len(numbers), 4 * jobs)
+
+
+def test_a_machine_without_processes_plays_in_one(tmp_path, monkeypatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(workers, "ProcessPoolExecutor", refuse)
+    fight = encounter(
+        tmp_path, [lw_sheet("A", 12, 3, 4, 2)], [lw_sheet("B", 8, 3, 4, 1, kind="NPC")]
+    )
+    plan = Plan(fights=20, seed=2)
+    assert figures(simulate(fight, plan, jobs=2)) == figures(simulate(fight, plan))
 
 
 def test_a_policy_no_process_can_receive_is_refused(tmp_path) -> None:

@@ -13,7 +13,7 @@ from saikoro.simulate.policies import DEFAULT_POLICY, get_policy
 from saikoro.simulate.setup import Encounter, error, playbook_for
 from saikoro.simulate.stats import Summary, summarize
 from saikoro.simulate.table import MemoryTable
-from saikoro.simulate.workers import jobs_for, play_in_workers
+from saikoro.simulate.workers import NoWorkers, jobs_for, play_in_workers
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState
 
@@ -96,14 +96,25 @@ def simulate(
 def _played(
     encounter: Encounter, base: RoomState, plan: Plan, policies: dict[str, Policy], jobs: int
 ) -> Iterator[list[FightResult]]:
-    """The fights' results in fight order, as they come. The first fight is played here
-    (a refused set-up is this process's error, whatever ``jobs``), then the others."""
+    """The fights' results in fight order, as they come. With workers, the first fight is
+    played here all the same (a refused set-up is this process's error, whatever ``jobs``);
+    a machine that cannot start processes plays them all here."""
     playbook = playbook_for(encounter.system)
-    for number in range(1, (plan.fights if jobs == 1 else 1) + 1):
-        seed = fight_seed(plan.seed, number)
-        yield [play_fight(base, playbook, policies, seed, round_cap=plan.round_cap)[0]]
-    if jobs > 1:
-        yield from play_in_workers(encounter, plan, policies, range(2, plan.fights + 1), jobs)
+
+    def here(numbers: range) -> Iterator[list[FightResult]]:
+        for number in numbers:
+            seed = fight_seed(plan.seed, number)
+            yield [play_fight(base, playbook, policies, seed, round_cap=plan.round_cap)[0]]
+
+    if jobs == 1:
+        yield from here(range(1, plan.fights + 1))
+        return
+    yield from here(range(1, 2))
+    rest = range(2, plan.fights + 1)
+    try:
+        yield from play_in_workers(encounter, plan, policies, rest, jobs)
+    except NoWorkers:
+        yield from here(rest)
 
 
 def replay(encounter: Encounter, plan: Plan, number: int) -> tuple[FightResult, list[Event]]:

@@ -48,12 +48,15 @@ def jobs_for(jobs: int, fights: int) -> int:
     return max(1, min(jobs, fights // 2 or 1))
 
 
-def runs(first: int, last: int, jobs: int) -> list[range]:
-    """Fight numbers ``first``..``last`` cut into runs of at most :data:`MOST_PER_RUN`, and
-    at least as many runs as a few per process (so the processes finish together)."""
-    count = last - first + 1
-    size = max(1, min(MOST_PER_RUN, count // (jobs * 4)))
-    return [range(start, min(start + size, last + 1)) for start in range(first, last + 1, size)]
+def runs(numbers: range, jobs: int) -> list[range]:
+    """``numbers`` cut into runs of at most :data:`MOST_PER_RUN` fights, and a few runs per
+    process at least (so that the processes finish together)."""
+    size = max(1, min(MOST_PER_RUN, len(numbers) // (jobs * 4)))
+    return [numbers[start : start + size] for start in range(0, len(numbers), size)]
+
+
+class NoWorkers(Exception):
+    """This machine cannot start worker processes (no semaphores, a sandbox, …)."""
 
 
 #: A worker's encounter, set up: the room before the fight, the playbook, the plan, the
@@ -82,7 +85,8 @@ def play_in_workers(
     encounter: Encounter, plan: Plan, policies: dict[str, Policy], numbers: range, jobs: int
 ) -> Iterator[list[FightResult]]:
     """The results of fights ``numbers``, played by ``jobs`` processes, a run at a time in
-    fight order. Closing the iterator early drops the runs not started."""
+    fight order. Closing the iterator early drops the runs not started. Raises
+    :class:`NoWorkers` before any result when no process can be started."""
     try:
         pickle.dumps((encounter, policies))
     except (pickle.PicklingError, AttributeError, TypeError) as exc:
@@ -91,14 +95,18 @@ def play_in_workers(
             "this policy cannot be passed to another process (make it a module's function, "
             "or use --jobs 1)",
         ) from exc
-    with ProcessPoolExecutor(
-        jobs,
-        mp_context=get_context("spawn"),
-        initializer=_start,
-        initargs=(encounter, plan, policies),
-    ) as pool:
+    try:
+        pool = ProcessPoolExecutor(
+            jobs,
+            mp_context=get_context("spawn"),
+            initializer=_start,
+            initargs=(encounter, plan, policies),
+        )
+    except (OSError, NotImplementedError, ImportError) as exc:
+        raise NoWorkers(str(exc)) from exc
+    with pool:
         pending: list[Future[list[FightResult]]] = [
-            pool.submit(_play, run) for run in runs(numbers.start, numbers.stop - 1, jobs)
+            pool.submit(_play, run) for run in runs(numbers, jobs)
         ]
         try:
             for future in pending:
