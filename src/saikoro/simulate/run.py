@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 
 from saikoro.dice.randomizer import SeededSource
@@ -13,7 +14,7 @@ from saikoro.simulate.policies import DEFAULT_POLICY, get_policy
 from saikoro.simulate.setup import Encounter, error, playbook_for
 from saikoro.simulate.stats import Summary, summarize
 from saikoro.simulate.table import MemoryTable
-from saikoro.simulate.workers import NoWorkers, jobs_for, play_in_workers
+from saikoro.simulate.workers import NoWorkers, jobs_for, play_here, play_in_workers
 from saikoro.table.events import Event
 from saikoro.table.state import RoomState
 
@@ -75,12 +76,13 @@ def simulate(
     base, _events = set_up(encounter)
     started = time.perf_counter()
     results: list[FightResult] = []
-    for played in _played(encounter, base, plan, policies, jobs):
-        results.extend(played)
-        if progress is not None:
-            progress(len(results))
-        if should_stop is not None and should_stop():
-            break
+    with closing(_played(encounter, base, plan, policies, jobs)) as fights:  # stops the workers
+        for played in fights:
+            results.extend(played)
+            if progress is not None:
+                progress(len(results))
+            if should_stop is not None and should_stop():
+                break
     summary = summarize(
         results,
         system=encounter.system,
@@ -95,7 +97,7 @@ def simulate(
 
 def _played(
     encounter: Encounter, base: RoomState, plan: Plan, policies: dict[str, Policy], jobs: int
-) -> Iterator[list[FightResult]]:
+) -> Generator[list[FightResult]]:
     """The fights' results in fight order, as they come. With workers, the first fight is
     played here all the same (a refused set-up is this process's error, whatever ``jobs``);
     a machine that cannot start processes plays them all here."""
@@ -103,8 +105,7 @@ def _played(
 
     def here(numbers: range) -> Iterator[list[FightResult]]:
         for number in numbers:
-            seed = fight_seed(plan.seed, number)
-            yield [play_fight(base, playbook, policies, seed, round_cap=plan.round_cap)[0]]
+            yield play_here(base, playbook, plan, policies, range(number, number + 1))
 
     if jobs == 1:
         yield from here(range(1, plan.fights + 1))

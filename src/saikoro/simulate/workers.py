@@ -72,13 +72,19 @@ def _start(encounter: Encounter, plan: Plan, policies: dict[str, Policy]) -> Non
     _set_up = (base, playbook_for(encounter.system), plan, policies)
 
 
-def _play(numbers: range) -> list[FightResult]:
-    assert _set_up is not None, "the worker was not started"
-    base, playbook, plan, policies = _set_up
+def play_here(
+    base: RoomState, playbook: Playbook, plan: Plan, policies: dict[str, Policy], numbers: range
+) -> list[FightResult]:
+    """The results of fights ``numbers`` of the run, played in this process."""
     return [
         play_fight(base, playbook, policies, fight_seed(plan.seed, n), round_cap=plan.round_cap)[0]
         for n in numbers
     ]
+
+
+def _play(numbers: range) -> list[FightResult]:
+    assert _set_up is not None, "the worker was not started"
+    return play_here(*_set_up, numbers)
 
 
 def play_in_workers(
