@@ -23,6 +23,20 @@ class SaikoroError(Exception):
             self.reason = reason
         super().__init__(message.both())
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # as raised (its message and reason), whatever the subclass's own arguments: an
+        # error raised in a worker process is sent back to the one that started it
+        return (_unpickled, (type(self), self.args, self.__dict__))
+
+
+def _unpickled(
+    kind: type[SaikoroError], args: tuple[object, ...], values: dict[str, object]
+) -> SaikoroError:
+    made = kind.__new__(kind)
+    made.args = args
+    made.__dict__.update(values)
+    return made
+
 
 class UnsupportedSystemError(SaikoroError):
     reason = "unsupported game system"

@@ -122,6 +122,15 @@ def test_room_links_issue_and_revoke(tmp_path):
     assert missing.exit_code == 1
 
 
+def test_room_links_of_a_database_not_there_make_no_file(tmp_path):
+    db = tmp_path / "typo.db"
+    for args in (["links"], ["issue", "--role", "invite"], ["revoke", "x"]):
+        result = cli("room", *args, "--db", str(db), "--room", "卓")
+        assert result.exit_code == 2 and "no database" in result.output
+        assert "はありません" in result.output and "Traceback" not in result.output
+        assert not db.exists()
+
+
 #: Every refusal in issue 11's "Why", for the player of アリス (lines as typed).
 PLAYER_REFUSALS = [
     "@ボブ :HP-3",

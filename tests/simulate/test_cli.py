@@ -71,7 +71,8 @@ def test_text_output_in_both_languages(tmp_path) -> None:
         (["-p", "{alice}", "-e", "{alice}"], "重複", "appears twice"),
         (["-p", "{alice}", "-e", "{goblin}:0"], "数は", "the count"),
         (["--db", "{tmp}/x.db"], "--room", "--room"),
-        (["--db", "{tmp}/x.db", "--room", "none"], "部屋", "no room"),
+        (["--db", "{tmp}/x.db", "--room", "none"], "データベース", "no database"),
+        (["--db", "{tmp}/made.db", "--room", "none"], "部屋", "no room"),
         (["-p", "{alice}", "-e", "{goblin}", "--log", "1"], "--log-db", "--log-db"),
         (
             ["-p", "{alice}", "-e", "{goblin}", "-n", "5", "--log", "9", "--log-db", "{tmp}/l.db"],
@@ -84,9 +85,11 @@ def test_text_output_in_both_languages(tmp_path) -> None:
 def test_bad_input_is_refused_in_both_languages(tmp_path, args, ja, en) -> None:
     alice, goblin = sheets(tmp_path)
     um = write(tmp_path, um_sheet("ケン", 10, 50, 10, 10))
+    open_store(str(tmp_path / "made.db")).close()  # a database without that room
     filled = [a.format(alice=alice, goblin=goblin, tmp=tmp_path, um=um) for a in args]
     code, out, err = invoke(*filled)
     assert code == 1, (out, err)
+    assert not (tmp_path / "x.db").exists()  # reading a room made no database
     assert "Traceback" not in err
     assert ja in err and en in err
     code, out, _ = invoke(*filled, "--json")

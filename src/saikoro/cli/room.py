@@ -39,14 +39,15 @@ def register(app: typer.Typer) -> None:
     app.add_typer(room_app)
 
 
-def _run(db: str, as_json: bool, action: Callable[[Any], int]) -> None:
-    """Open the store, run ``action(store)``, print a refusal bilingually (never a token)."""
+def _run(db: str, as_json: bool, action: Callable[[Any], int], *, create: bool = False) -> None:
+    """Open the store (``create``: even a SQLite file not made yet), run ``action(store)``,
+    print a refusal bilingually (never a token)."""
     from saikoro.cli.report import print_error
     from saikoro.errors import SaikoroError
     from saikoro.store import open_store
 
     try:
-        store = open_store(db)
+        store = open_store(db, create=create)
     except SaikoroError as error:
         print_error(error, as_json)
         raise typer.Exit(2) from None
@@ -101,7 +102,7 @@ def create(
         )
         return 0
 
-    _run(db, as_json, action)
+    _run(db, as_json, action, create=True)
 
 
 @room_app.command("links")

@@ -115,13 +115,17 @@ def _encounter(
     if db is not None and room is not None:
         from saikoro.store import open_store
 
-        store = open_store(db)
-        record = store.get_room(room)
-        if record is None:
-            raise error(f"部屋 {room!r} はありません", f"no room {room!r}")
-        extra = [(sheet, "npc") for spec in enemy for sheet in _sheets(spec, record.system)]
-        extra += [(sheet, "pc") for spec in party for sheet in _sheets(spec, record.system)]
-        return from_state(store.load_state(record), extra=extra)
+        store = open_store(db, create=False)  # only read: a mistyped path makes no file
+        try:
+            record = store.get_room(room)
+            if record is None:
+                raise error(f"部屋 {room!r} はありません", f"no room {room!r}")
+            state = store.load_state(record)
+        finally:
+            store.close()
+        extra = [(sheet, "npc") for spec in enemy for sheet in _sheets(spec, state.system)]
+        extra += [(sheet, "pc") for spec in party for sheet in _sheets(spec, state.system)]
+        return from_state(state, extra=extra)
     return from_files(party, enemy, system)
 
 

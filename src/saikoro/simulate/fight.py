@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from saikoro.dice.randomizer import SeededSource
 from saikoro.errors import SaikoroError
+from saikoro.i18n import Message
 from saikoro.simulate.model import CharacterTally, FightResult, Option, Playbook, Policy, Situation
+from saikoro.simulate.setup import SimulationError
 from saikoro.simulate.table import MemoryTable
 from saikoro.table import events as ev
 from saikoro.table.events import Event
@@ -28,6 +30,47 @@ def fight_seed(seed: int, number: int) -> int:
     """Fight ``number``'s own seed (fights are independent; any one can be replayed)."""
     digest = hashlib.sha256(f"saikoro-simulate:{seed}:{number}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+class PolicyError(SimulationError):
+    """A policy's function raised, or chose something that is not a line to type."""
+
+    reason = "policy failed"
+
+    def in_fight(self, number: int) -> PolicyError:
+        """This error, saying which fight of the run it stopped."""
+        ja, en = self.message.ja, self.message.en
+        return PolicyError(Message(f"戦闘 {number}: {ja}", f"fight {number}: {en}"))
+
+
+def chosen_line(policy: Policy, situation: Situation) -> str | None:
+    """The line ``policy`` chose for ``situation.actor``: a table command (``/…``), the line
+    of an :class:`Option`, or None (no action). A user's function that raises, or returns
+    anything else, stops the run with the policy named (its figures would be wrong)."""
+    name, actor = policy.name, situation.actor
+    try:
+        chosen = policy.choose(situation)
+    except Exception as failure:  # a user's function: named, not a traceback
+        why = f"{type(failure).__name__}: {failure}"
+        raise PolicyError(
+            Message(
+                f"ポリシー {name!r} が {actor} の手番でエラーになりました: {why}",
+                f"the policy {name!r} failed on {actor}'s turn: {why}",
+            )
+        ) from failure
+    if isinstance(chosen, Option):
+        return chosen.line
+    if chosen is None or (isinstance(chosen, str) and chosen.lstrip().startswith("/")):
+        return chosen
+    shown = repr(chosen)[:80]
+    raise PolicyError(
+        Message(
+            f"ポリシー {name!r} が {actor} の手番に選んだ {shown} は卓のコマンドではありません"
+            " (/ で始まる行、Option、または None を返します)",
+            f"the policy {name!r} chose {shown} on {actor}'s turn, not a table command "
+            "(return a line starting with /, an Option, or None)",
+        )
+    )
 
 
 @dataclass
@@ -180,7 +223,7 @@ class Fight:
         if not self.playbook.out(character):
             options = self.options(actor)
             policy = self.policies[character.side]
-            chosen = policy.choose(Situation(self.state, actor, options, self.rng))
+            chosen = chosen_line(policy, Situation(self.state, actor, options, self.rng))
             lines = [] if chosen is None else [chosen, *(o.line for o in options)]
             for line in dict.fromkeys(lines):
                 if self.run(line, actor):

@@ -44,9 +44,10 @@ class Situation:
         return self.state.characters[name]
 
 
-#: A policy: the situation → the line to type (one of ``options``' lines, or any table line),
-#: or None to end the turn without acting.
-Choose = Callable[[Situation], "str | None"]
+#: A policy: the situation → the line to type (one of ``options``' lines, or any table
+#: command: a line starting with ``/``; an :class:`Option` is taken as its line), or None to
+#: end the turn without acting.
+Choose = Callable[[Situation], "str | Option | None"]
 
 
 @dataclass(frozen=True)

@@ -81,7 +81,7 @@ def _as_policy(name: str, found: Any) -> Policy:
     if isinstance(found, Policy):
         return found
     if callable(found):
-        chooser: Callable[[Situation], str | None] = found
+        chooser: Callable[[Situation], str | Option | None] = found
         return Policy(name, chooser)
     raise error(f"ポリシー {name!r} は関数ではありません", f"the policy {name!r} is not a function")
 

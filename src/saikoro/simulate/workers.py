@@ -15,7 +15,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import TYPE_CHECKING
 
-from saikoro.simulate.fight import fight_seed, play_fight
+from saikoro.simulate.fight import PolicyError, fight_seed, play_fight
 from saikoro.simulate.model import FightResult, Playbook, Policy
 from saikoro.simulate.setup import Encounter, error, playbook_for
 from saikoro.table.state import RoomState
@@ -76,10 +76,14 @@ def play_here(
     base: RoomState, playbook: Playbook, plan: Plan, policies: dict[str, Policy], numbers: range
 ) -> list[FightResult]:
     """The results of fights ``numbers`` of the run, played in this process."""
-    return [
-        play_fight(base, playbook, policies, fight_seed(plan.seed, n), round_cap=plan.round_cap)[0]
-        for n in numbers
-    ]
+    results = []
+    for n in numbers:
+        seed = fight_seed(plan.seed, n)
+        try:
+            results.append(play_fight(base, playbook, policies, seed, round_cap=plan.round_cap)[0])
+        except PolicyError as failure:
+            raise failure.in_fight(n) from failure.__cause__
+    return results
 
 
 def _play(numbers: range) -> list[FightResult]:

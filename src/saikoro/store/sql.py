@@ -210,8 +210,10 @@ def database_url(url_or_path: str) -> str:
     return url_or_path
 
 
-def open_store(url_or_path: str) -> SqlStore:
-    return SqlStore(url_or_path)
+def open_store(url_or_path: str, *, create: bool = True) -> SqlStore:
+    """The database at ``url_or_path``; ``create=False``: a SQLite file that is not there is
+    refused rather than made (a command that only reads a room leaves no empty file)."""
+    return SqlStore(url_or_path, create=create)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -227,11 +229,19 @@ CREATE_TRIES = 5
 
 
 class SqlStore:
-    def __init__(self, url_or_path: str) -> None:
+    def __init__(self, url_or_path: str, *, create: bool = True) -> None:
         url = database_url(url_or_path)
         self.url = url
         self.shown_url = redact_url(url_or_path)
         self._secrets = _secrets_of(url)
+        path = url.removeprefix("sqlite:///")
+        if not create and path not in (url, ":memory:") and not Path(path).exists():
+            raise StoreError(
+                Message(
+                    f"データベース {self.shown_url} はありません (ファイルがありません)",
+                    f"no database {self.shown_url} (no such file)",
+                )
+            )
         if url.startswith("postgresql+psycopg"):
             require_extra("psycopg", "postgres", Message("PostgreSQL", "PostgreSQL"))
         try:
