@@ -109,3 +109,26 @@ def test_errors_cross_processes_as_raised() -> None:
         assert type(sent) is type(raised)
         assert sent.message == raised.message and sent.reason == raised.reason
         assert str(sent) == str(raised)
+
+
+def test_a_policy_module_in_the_current_folder_is_found(tmp_path, monkeypatch) -> None:
+    """As docs/simulate.md writes it: ``my_policies.py`` next to the sheets, no PYTHONPATH;
+    the worker processes find it too."""
+    (tmp_path / "folder_policies.py").write_text(
+        "def first(situation):\n    return situation.options[0] if situation.options else None\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    alice = write(tmp_path, lw_sheet("アリス", 12, 3, 4, 2))
+    goblin = write(tmp_path, lw_sheet("ゴブリン", 8, 3, 4, 1, kind="NPC"))
+    bodies = []
+    for jobs in ("1", "2"):
+        args = ["simulate", "-p", alice, "-e", goblin, "-n", "12", "-j", jobs, "--json"]
+        result = CliRunner().invoke(app, [*args, "--policy", "folder_policies:first"])
+        assert result.exit_code == 0, result.stderr
+        body = json.loads(result.stdout)
+        body.pop("seconds")
+        bodies.append(body)
+    assert bodies[0] == bodies[1] and bodies[0]["policies"]["pc"] == "folder_policies:first"
+    sys.modules.pop("folder_policies", None)

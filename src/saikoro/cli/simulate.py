@@ -80,6 +80,7 @@ def register(app: typer.Typer) -> None:
         try:
             encounter = _encounter(party or [], enemy or [], db, room, system)
             plan = Plan(fights, seed, rounds, policy, enemy_policy).checked()
+            _policies_from_here()
             plan.policies()  # an unknown policy is refused before any fight
             if log is not None:
                 _write_log(encounter, plan, log, log_db, log_room, as_json, language)
@@ -100,6 +101,17 @@ def register(app: typer.Typer) -> None:
         from saikoro.simulate.render import render
 
         render(summary, Console(), language)
+
+
+def _policies_from_here() -> None:
+    """``--policy my_policies:f`` finds ``my_policies.py`` in the current folder too (after
+    everything else on the path: it shadows no installed module), as ``python -m`` would;
+    worker processes start with this path."""
+    import os
+
+    here = os.getcwd()
+    if here not in sys.path:
+        sys.path.append(here)
 
 
 def _encounter(

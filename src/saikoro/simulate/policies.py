@@ -100,8 +100,10 @@ def get_policy(name: str) -> Policy:
             found = getattr(module, attribute)
         except (ImportError, AttributeError) as failure:
             raise error(
-                f"ポリシー {name!r} を読み込めません: {failure}",
-                f"cannot load the policy {name!r}: {failure}",
+                f"ポリシー {name!r} を読み込めません: {failure}"
+                " (モジュールは今のフォルダか PYTHONPATH に置きます)",
+                f"cannot load the policy {name!r}: {failure}"
+                " (the module goes in the current folder or on PYTHONPATH)",
             ) from None
         return _as_policy(name, found)
     known = ", ".join([*POLICIES, *points])
