@@ -44,6 +44,25 @@ def _default_language(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SAIKORO_LANG", raising=False)
 
 
+#: The most processes ``-n auto`` (pyproject's addopts) runs the tests in: each starts its own
+#: PostgreSQL server, test servers and Chromium.
+MOST_WORKERS = 4
+
+
+@pytest.hookimpl(optionalhook=True)  # a run without the plugin (-p no:xdist) has no such hook
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker per CPU this process may use, at most :data:`MOST_WORKERS`."""
+    usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None  # Linux
+    cpus = len(usable) if usable is not None else os.cpu_count() or 1
+    return max(1, min(MOST_WORKERS, cpus))
+
+
+def xdist_worker() -> int:
+    """This pytest-xdist worker's number (``gw1`` → 1); 0 in a run without workers."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(name.removeprefix("gw") or 0)
+
+
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     """URL of a real PostgreSQL server.
@@ -61,13 +80,14 @@ def postgres_url() -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("CI needs PostgreSQL: apt-get install postgresql (see .ci/run)")
         pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
-    # One server per checkout: test runs of two checkouts on one machine (worktrees) must
-    # not share a cluster that the first run to finish stops under the other.
-    checkout = zlib.crc32(str(REPO).encode())
+    # One server per checkout and per pytest-xdist worker: test runs of two checkouts on one
+    # machine (worktrees), or two workers of one run, must not share a cluster that the first
+    # to finish stops under the other.
+    checkout, worker = zlib.crc32(str(REPO).encode()), xdist_worker()
     env = {
         **os.environ,
-        "SAIKORO_TEST_PG_PORT": str(54330 + checkout % 1000),
-        "SAIKORO_TEST_PG_DIR": f"/tmp/saikoro-pytest-pg-{checkout:08x}",
+        "SAIKORO_TEST_PG_PORT": str(54330 + checkout % 1000 * MOST_WORKERS + worker),
+        "SAIKORO_TEST_PG_DIR": f"/tmp/saikoro-pytest-pg-{checkout:08x}-{worker}",
     }
     started = subprocess.run(
         ["bash", str(script), "start"], capture_output=True, text=True, env=env, timeout=120
