@@ -12,6 +12,10 @@ one enemy, default policy).
 ``--jobs-fights N`` then plays N fights of each system in one process and in one process per
 CPU (``saikoro simulate --jobs``), wall time, in the same run with the same plan; it checks
 that both give the same figures and counts only what finished.
+
+``--layers`` samples ``--fights`` fights of each system (pyinstrument, the ``[bench]`` extra)
+and prints the share of the time each layer of the table takes, each sample charged to the
+innermost layer on its stack: what would be left if a layer cost nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +47,45 @@ def encounter(system: str):  # type: ignore[no-untyped-def]
     return from_files([str(here / f"{n}.json") for n in party], [f"{here / enemy}.json:4"])
 
 
+#: A simulated fight's layers: a sample is charged to the innermost of these on its stack
+#: (label, function, file); what is in none is the run's set-up and statistics.
+LAYERS = (
+    ("simulator bookkeeping (turns, who is out, the tally)", "play", "saikoro/simulate/fight.py"),
+    ("policy options (the odds of each attack)", "options", "saikoro/simulate/fight.py"),
+    ("line envelope (dispatch around the verb)", "dispatch", "saikoro/table/dispatch.py"),
+    ("tracker verbs (rules, dice, texts)", "_slash", "saikoro/table/dispatch.py"),
+    ("events (made, copied on write, folded)", "add", "saikoro/table/emit.py"),
+)
+OUTSIDE = "set-up and statistics"
+
+
+def layer_shares(system: str, fights: int) -> dict[str, float]:
+    """Share of the sampled time of ``fights`` fights of ``system`` in each of :data:`LAYERS`."""
+    from pyinstrument import Profiler  # the [bench] extra
+
+    fight = encounter(system)
+    simulate(fight, Plan(fights=5))
+    profiler = Profiler(interval=0.0005)
+    profiler.start()
+    simulate(fight, Plan(fights=fights))
+    profiler.stop()
+    times = dict.fromkeys([label for label, _, _ in LAYERS] + [OUTSIDE], 0.0)
+
+    def charge(frame, layer: str) -> None:  # type: ignore[no-untyped-def]
+        for label, function, file in LAYERS:
+            if frame.function == function and (frame.file_path or "").endswith(file):
+                layer = label
+        times[layer] += frame.time - sum(child.time for child in frame.children)
+        for child in frame.children:
+            charge(child, layer)
+
+    session = profiler.last_session
+    assert session is not None
+    charge(session.root_frame(), OUTSIDE)
+    whole = sum(times.values())
+    return {label: spent / whole for label, spent in times.items()}
+
+
 def lines_per_fight(system: str, fights: int) -> float:
     fight = encounter(system)
     base, _ = set_up(fight)
@@ -62,6 +105,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile one run per system")
     parser.add_argument(
         "--jobs-fights", type=int, default=0, help="also N fights in 1 and in all CPUs' processes"
+    )
+    parser.add_argument(
+        "--layers", action="store_true", help="share of each layer of the table (pyinstrument)"
     )
     args = parser.parse_args()
     print(
@@ -89,6 +135,11 @@ def main() -> None:
             profile = cProfile.Profile()
             profile.runcall(simulate, fight, Plan(fights=min(args.fights, 50)))
             pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+    if args.layers:
+        for system in FIGHTS:
+            print(f"{system}, {args.fights} fights sampled:")
+            for label, share in layer_shares(system, args.fights).items():
+                print(f"  {share:6.1%}  {label}")
     if args.jobs_fights:
         for system in FIGHTS:
             compare_jobs(system, args.jobs_fights)
