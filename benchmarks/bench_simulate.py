@@ -61,7 +61,10 @@ OUTSIDE = "set-up and statistics"
 
 def layer_shares(system: str, fights: int) -> dict[str, float]:
     """Share of the sampled time of ``fights`` fights of ``system`` in each of :data:`LAYERS`."""
-    from pyinstrument import Profiler  # the [bench] extra
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        raise SystemExit("--layers needs pyinstrument: pip install -e '.[bench]'") from None
 
     fight = encounter(system)
     simulate(fight, Plan(fights=5))
